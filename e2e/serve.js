@@ -1,0 +1,10 @@
+// Starts the built server on a fresh SQLite database for the browser suite.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const dir = mkdtempSync(join(tmpdir(), 'sluice-e2e-'));
+process.env.SQLITE_PATH = join(dir, 'sluice.db');
+process.env.SESSION_SECRET = 'e2e-secret-e2e-secret-e2e-secret';
+process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'warn';
+await import('../packages/server/dist/main.js');

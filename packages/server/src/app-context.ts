@@ -1,0 +1,39 @@
+// What every feature receives: the database, the platform services and the configuration.
+import type { Kysely } from 'kysely';
+import type { Config } from './config.js';
+import type { DialectName } from './db/create-db.js';
+import type { Database } from './db/tables.js';
+import type { SessionStore } from './features/auth/session-store.js';
+import type { OptionStore } from './features/options/option-store.js';
+import type { CacheBus } from './platform/cache-bus.js';
+import type { Clock } from './platform/clock.js';
+import type { Mailer } from './platform/mailer.js';
+
+/** Base URLs of outside services, so tests can point them at local fakes. */
+export interface Endpoints {
+  githubOAuth: string;
+  githubApi: string;
+  linuxdoOAuth: string;
+  linuxdoApi: string;
+  turnstile: string;
+}
+
+export const DEFAULT_ENDPOINTS: Endpoints = {
+  githubOAuth: 'https://github.com',
+  githubApi: 'https://api.github.com',
+  linuxdoOAuth: 'https://connect.linux.do',
+  linuxdoApi: 'https://connect.linux.do',
+  turnstile: 'https://challenges.cloudflare.com',
+};
+
+export interface AppContext {
+  config: Config;
+  db: Kysely<Database>;
+  dialect: DialectName;
+  clock: Clock;
+  bus: CacheBus;
+  options: OptionStore;
+  sessions: SessionStore;
+  mailer: Mailer;
+  endpoints: Endpoints;
+}

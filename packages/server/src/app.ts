@@ -1,0 +1,134 @@
+// buildApp(deps): the whole HTTP application, without globals and without listening.
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, { LogController } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastify';
+import { MSG } from '@sluice/shared';
+import type { AppContext, Endpoints } from './app-context.js';
+import { DEFAULT_ENDPOINTS } from './app-context.js';
+import type { Config } from './config.js';
+import type { Db } from './db/create-db.js';
+import { createSessionStore } from './features/auth/session-store.js';
+import { createOptionStore } from './features/options/option-store.js';
+import { ensureRootUser } from './features/users/root-user.js';
+import { registerFeatures } from './features/index.js';
+import { registerAuthGuard } from './http/auth-guard.js';
+import { ApiError } from './http/envelope.js';
+import type { CacheBus } from './platform/cache-bus.js';
+import { createMemoryCacheBus } from './platform/cache-bus.js';
+import type { Clock } from './platform/clock.js';
+import { systemClock } from './platform/clock.js';
+import type { Mailer } from './platform/mailer.js';
+import { createSmtpMailer } from './platform/mailer.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  bus?: CacheBus;
+  mailer?: Mailer;
+  endpoints?: Partial<Endpoints>;
+  /** Fastify logger options; false in tests. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/');
+const isRelayPath = (url: string) => /^\/(v1|v1beta|pg|mj|suno)(\/|$)/.test(url);
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const clock = deps.clock ?? systemClock;
+  const bus = deps.bus ?? createMemoryCacheBus();
+  const options = await createOptionStore(deps.db.db, deps.db.dialect, bus);
+  const ctx: AppContext = {
+    config,
+    db: deps.db.db,
+    dialect: deps.db.dialect,
+    clock,
+    bus,
+    options,
+    sessions: createSessionStore(deps.db.db, clock, config.sessionTtlSeconds),
+    mailer: deps.mailer ?? createSmtpMailer(options),
+    endpoints: { ...DEFAULT_ENDPOINTS, ...deps.endpoints },
+  };
+
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 64 * 1024 * 1024,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    // Per-request access logs would cost the relay's hot path; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  app.decorate('ctx', ctx);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(cookie, { secret: config.sessionSecret });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => new ApiError(429, MSG.tooManyRequests),
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.status).send({ success: false, message: error.message, data: null });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429)
+      return reply.status(429).send({ success: false, message: MSG.tooManyRequests, data: null });
+    if (status >= 400 && status < 500) {
+      const message =
+        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'the request body is not valid JSON' : error.message;
+      return reply.status(status).send({ success: false, message, data: null });
+    }
+    req.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ success: false, message: MSG.serverError, data: null });
+  });
+
+  registerAuthGuard(app, { db: ctx.db, sessions: ctx.sessions });
+  await registerFeatures(app, ctx);
+  await ensureRootUser(ctx, app.log);
+
+  const indexHtml = join(config.webDist, 'index.html');
+  const hasConsole = existsSync(indexHtml);
+  if (hasConsole) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    if (isApiPath(path)) {
+      return reply.status(404).send({ success: false, message: MSG.notFound, data: null });
+    }
+    if (isRelayPath(path)) {
+      return reply.status(404).send({
+        error: {
+          message: `Invalid URL (${req.method} ${path})`,
+          type: 'invalid_request_error',
+          code: 'not_found',
+        },
+      });
+    }
+    if (hasConsole && (req.method === 'GET' || req.method === 'HEAD')) {
+      // Client-side routes: the console decides what to show.
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).type('text/plain').send('Not Found');
+  });
+
+  return app;
+}

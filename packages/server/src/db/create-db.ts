@@ -1,0 +1,83 @@
+// Opens the database named by the configuration (SQLite file, PostgreSQL or MySQL) and migrates it.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely';
+import { createPool as createMysqlPool } from 'mysql2';
+import pg from 'pg';
+import * as initial from './migrations/2026-11-21-0001-initial.js';
+import type { Database } from './tables.js';
+
+export type DialectName = 'sqlite' | 'postgres' | 'mysql';
+
+export interface Db {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+/** Migrations in the order they run; names are dated and never change. */
+const MIGRATIONS: Record<string, Migration> = {
+  '2026-11-21-0001-initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+export function dialectFromDsn(dsn: string): DialectName {
+  if (dsn === '') return 'sqlite';
+  if (/^postgres(ql)?:\/\//i.test(dsn)) return 'postgres';
+  if (/^mysql:\/\//i.test(dsn)) return 'mysql';
+  throw new Error('SQL_DSN must start with postgres:// or mysql://');
+}
+
+// 64-bit integers (COUNT, SUM, bigint columns) come back as JS numbers; quotas stay far below 2^53.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 /* int8 */ || oid === 1700 /* numeric */) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+function openKysely(dsn: string, sqlitePath: string, dialect: DialectName): Kysely<Database> {
+  if (dialect === 'postgres') {
+    const pool = new pg.Pool({ connectionString: dsn, max: 20, types: pgTypes as pg.CustomTypesConfig });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  if (dialect === 'mysql') {
+    const pool = createMysqlPool({
+      uri: dsn,
+      connectionLimit: 20,
+      // SUM() and DECIMAL come back as numbers, like the other dialects.
+      decimalNumbers: true,
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      timezone: 'Z',
+    });
+    return new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  }
+  if (sqlitePath !== ':memory:') mkdirSync(dirname(sqlitePath), { recursive: true });
+  const sqlite = new SQLite(sqlitePath);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+export async function migrate(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
+    throw new Error(`database migration failed: ${reason}`);
+  }
+}
+
+export async function createDb(opts: { sqlDsn: string; sqlitePath: string }): Promise<Db> {
+  const dialect = dialectFromDsn(opts.sqlDsn);
+  const db = openKysely(opts.sqlDsn, opts.sqlitePath, dialect);
+  await migrate(db);
+  return { db, dialect, close: () => db.destroy() };
+}

@@ -1,0 +1,113 @@
+// Identifies the caller of every console route and enforces the role each route declares in
+// `config.auth`. A route under /api must declare it; the role matrix test reads the same table.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MSG, ROLE, USER_STATUS } from '@sluice/shared';
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../db/tables.js';
+import type { SessionStore } from '../features/auth/session-store.js';
+import { ApiError } from './envelope.js';
+
+export type AuthLevel = 'public' | 'user' | 'admin' | 'root';
+
+export const AUTH_MIN_ROLE: Record<AuthLevel, number> = {
+  public: ROLE.guest,
+  user: ROLE.user,
+  admin: ROLE.admin,
+  root: ROLE.root,
+};
+
+export const SESSION_COOKIE = 'session';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthLevel;
+  }
+  interface FastifyRequest {
+    /** The signed-in caller, or null for visitors on public routes. */
+    user: UserRow | null;
+    /** The session id when the caller used the cookie. */
+    sessionId: string | null;
+  }
+}
+
+/** The signed-in caller on a route whose level is above public. */
+export function currentUser(req: FastifyRequest): UserRow {
+  if (!req.user) throw new ApiError(401, MSG.notLoggedIn);
+  return req.user;
+}
+
+const bearer = (header: string | undefined): string | null => {
+  if (!header) return null;
+  const value = header.replace(/^Bearer\s+/i, '').trim();
+  return value === '' ? null : value;
+};
+
+export function registerAuthGuard(
+  app: FastifyInstance,
+  deps: { db: Kysely<Database>; sessions: SessionStore },
+): void {
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionId', null);
+
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? route.path;
+    if (url.startsWith('/api/') && route.config?.auth === undefined) {
+      throw new Error(`route ${String(route.method)} ${url} does not declare config.auth`);
+    }
+  });
+
+  const findUser = (column: 'id' | 'access_token', value: number | string) =>
+    deps.db
+      .selectFrom('users')
+      .selectAll()
+      .where(column, '=', value as never)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+
+  async function identify(req: FastifyRequest): Promise<{ user: UserRow; sessionId: string | null } | null> {
+    const headerId = req.headers['new-api-user'];
+    const claimedId = typeof headerId === 'string' && headerId.trim() !== '' ? headerId.trim() : null;
+
+    const accessToken = bearer(req.headers.authorization);
+    if (accessToken) {
+      const user = await findUser('access_token', accessToken);
+      if (!user) throw new ApiError(401, 'the access token is invalid');
+      if (claimedId !== null && claimedId !== String(user.id))
+        throw new ApiError(401, MSG.userHeaderMismatch);
+      return { user, sessionId: null };
+    }
+
+    const cookie = req.cookies[SESSION_COOKIE];
+    const unsigned = cookie ? req.unsignCookie(cookie) : null;
+    if (!unsigned?.valid || !unsigned.value) return null;
+    const userId = await deps.sessions.lookup(unsigned.value);
+    if (userId === null) return null;
+    // The header ties the call to the user the console believes is signed in (and blocks
+    // cross-site form posts, which cannot set it).
+    if (claimedId === null) throw new ApiError(401, MSG.userHeaderMissing);
+    if (claimedId !== String(userId)) throw new ApiError(401, MSG.userHeaderMismatch);
+    const user = await findUser('id', userId);
+    if (!user) return null;
+    return { user, sessionId: unsigned.value };
+  }
+
+  app.addHook('preHandler', async (req) => {
+    const level = req.routeOptions.config.auth;
+    if (level === undefined) return;
+    let who: Awaited<ReturnType<typeof identify>> = null;
+    try {
+      who = await identify(req);
+    } catch (error) {
+      if (level !== 'public') throw error;
+    }
+    if (who && who.user.status !== USER_STATUS.enabled) {
+      if (level !== 'public') throw new ApiError(401, MSG.userBanned);
+      who = null;
+    }
+    req.user = who?.user ?? null;
+    req.sessionId = who?.sessionId ?? null;
+    if (level === 'public') return;
+    if (!req.user) throw new ApiError(401, MSG.notLoggedIn);
+    if (req.user.role < AUTH_MIN_ROLE[level]) throw new ApiError(403, MSG.forbidden);
+  });
+}

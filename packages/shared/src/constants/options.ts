@@ -1,0 +1,208 @@
+// The typed registry of every option key: how its stored string parses, its default, and whether it
+// is a secret that GET /api/option/ never returns. Values travel as strings (the spec's wire form).
+import { z } from 'zod';
+import {
+  DEFAULT_CHATS,
+  DEFAULT_COMPLETION_RATIO,
+  DEFAULT_GROUP_RATIO,
+  DEFAULT_MODEL_PRICE,
+  DEFAULT_MODEL_RATIO,
+  DEFAULT_USER_USABLE_GROUPS,
+} from './default-prices.js';
+
+export type OptionKind = 'bool' | 'int' | 'number' | 'string' | 'json';
+
+export interface OptionDef<T = unknown> {
+  kind: OptionKind;
+  /** Parses the stored string into the typed value; failure means the value is invalid. */
+  parse: z.ZodType<T, string>;
+  default: string;
+  secret?: boolean;
+}
+
+const boolFromString = z
+  .enum(['true', 'false'], { error: 'must be true or false' })
+  .transform((v) => v === 'true');
+
+const bool = (def: boolean): OptionDef<boolean> => ({
+  kind: 'bool',
+  parse: boolFromString,
+  default: String(def),
+});
+
+const numberFromString = (opts: { int: boolean; min: number }) =>
+  z
+    .string()
+    .trim()
+    .refine((s) => s !== '' && Number.isFinite(Number(s)), { error: 'must be a number' })
+    .transform(Number)
+    .refine((n) => !opts.int || Number.isInteger(n), { error: 'must be an integer' })
+    .refine((n) => n >= opts.min, { error: `must be at least ${opts.min}` });
+
+const int = (def: number, min = 0): OptionDef<number> => ({
+  kind: 'int',
+  parse: numberFromString({ int: true, min }),
+  default: String(def),
+});
+const num = (def: number, min = 0): OptionDef<number> => ({
+  kind: 'number',
+  parse: numberFromString({ int: false, min }),
+  default: String(def),
+});
+const str = (def = '', secret = false): OptionDef<string> => ({
+  kind: 'string',
+  parse: z.string(),
+  default: def,
+  ...(secret ? { secret: true } : {}),
+});
+
+const jsonFromString = <T>(schema: z.ZodType<T>) =>
+  z.string().transform((s, ctx): T => {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(s);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'not a valid JSON string' });
+      return z.NEVER;
+    }
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? 'invalid value' });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+
+const json = <T>(schema: z.ZodType<T>, def: T): OptionDef<T> => ({
+  kind: 'json',
+  parse: jsonFromString(schema),
+  default: JSON.stringify(def),
+});
+
+const nonNegative = z
+  .number({ error: 'every value must be a number' })
+  .min(0, { error: 'values must not be negative' });
+const ratioTable = z.record(z.string(), nonNegative, { error: 'must be a JSON object of name → number' });
+
+export const OPTION_DEFS = {
+  // Server and payment
+  ServerAddress: str(''),
+  WorkerUrl: str(''),
+  WorkerValidKey: str('', true),
+  PayAddress: str(''),
+  EpayId: str(''),
+  EpayKey: str('', true),
+  CustomCallbackAddress: str(''),
+  Price: num(7.3),
+  MinTopUp: int(1, 1),
+  TopupGroupRatio: json(ratioTable, { default: 1, vip: 1, svip: 1 }),
+  // Login
+  PasswordLoginEnabled: bool(true),
+  PasswordRegisterEnabled: bool(true),
+  EmailVerificationEnabled: bool(false),
+  GitHubOAuthEnabled: bool(false),
+  GitHubClientId: str(''),
+  GitHubClientSecret: str('', true),
+  LinuxDOOAuthEnabled: bool(false),
+  LinuxDOClientId: str(''),
+  LinuxDOClientSecret: str('', true),
+  WeChatAuthEnabled: bool(false),
+  WeChatServerAddress: str(''),
+  WeChatServerToken: str('', true),
+  WeChatAccountQRCodeImageURL: str(''),
+  TelegramOAuthEnabled: bool(false),
+  TelegramBotToken: str('', true),
+  TelegramBotName: str(''),
+  TurnstileCheckEnabled: bool(false),
+  TurnstileSiteKey: str(''),
+  TurnstileSecretKey: str('', true),
+  RegisterEnabled: bool(true),
+  // Email
+  EmailDomainRestrictionEnabled: bool(false),
+  EmailAliasRestrictionEnabled: bool(false),
+  EmailDomainWhitelist: str(
+    'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
+  ),
+  SMTPServer: str(''),
+  SMTPPort: int(587),
+  SMTPAccount: str(''),
+  SMTPFrom: str(''),
+  SMTPToken: str('', true),
+  SMTPSSLEnabled: bool(false),
+  // Site
+  Notice: str(''),
+  SystemName: str('Sluice'),
+  Logo: str(''),
+  Footer: str(''),
+  About: str(''),
+  HomePageContent: str(''),
+  // Operation
+  TopUpLink: str(''),
+  ChatLink: str(''),
+  ChatLink2: str(''),
+  QuotaPerUnit: num(500000, 1),
+  RetryTimes: int(0),
+  DisplayInCurrencyEnabled: bool(true),
+  DisplayTokenStatEnabled: bool(true),
+  DefaultCollapseSidebar: bool(false),
+  DrawingEnabled: bool(true),
+  TaskEnabled: bool(true),
+  MjNotifyEnabled: bool(false),
+  MjAccountFilterEnabled: bool(false),
+  MjForwardUrlEnabled: bool(true),
+  MjModeClearEnabled: bool(false),
+  MjActionCheckSuccessEnabled: bool(true),
+  CheckSensitiveEnabled: bool(false),
+  CheckSensitiveOnPromptEnabled: bool(false),
+  SensitiveWords: str(''),
+  LogConsumeEnabled: bool(true),
+  LogRetentionDays: int(0),
+  DataExportEnabled: bool(true),
+  DataExportInterval: int(5, 1),
+  DataExportDefaultTime: {
+    kind: 'string',
+    parse: z.enum(['hour', 'day', 'week'], { error: 'must be hour, day or week' }),
+    default: 'hour',
+  } satisfies OptionDef<'hour' | 'day' | 'week'>,
+  ChannelDisableThreshold: num(5),
+  QuotaRemindThreshold: int(1000),
+  AutomaticDisableChannelEnabled: bool(false),
+  AutomaticEnableChannelEnabled: bool(false),
+  QuotaForNewUser: int(0),
+  PreConsumedQuota: int(500),
+  QuotaForInviter: int(0),
+  QuotaForInvitee: int(0),
+  ModelPrice: json(ratioTable, DEFAULT_MODEL_PRICE),
+  ModelRatio: json(ratioTable, DEFAULT_MODEL_RATIO),
+  CompletionRatio: json(ratioTable, DEFAULT_COMPLETION_RATIO),
+  GroupRatio: json(ratioTable, DEFAULT_GROUP_RATIO),
+  UserUsableGroups: json(
+    z.record(z.string(), z.string(), { error: 'must be a JSON object of group → description' }),
+    DEFAULT_USER_USABLE_GROUPS,
+  ),
+  Chats: json(
+    z.array(z.record(z.string(), z.string()), { error: 'must be a JSON array of {name: link} objects' }),
+    DEFAULT_CHATS,
+  ),
+} as const satisfies Record<string, OptionDef>;
+
+export type OptionKey = keyof typeof OPTION_DEFS;
+export type OptionValue<K extends OptionKey> = z.output<(typeof OPTION_DEFS)[K]['parse']>;
+export type OptionValues = { [K in OptionKey]: OptionValue<K> };
+
+export const OPTION_KEYS = Object.keys(OPTION_DEFS) as OptionKey[];
+
+export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(OPTION_DEFS, key);
+
+export const isSecretOption = (key: OptionKey): boolean => (OPTION_DEFS[key] as OptionDef).secret === true;
+
+/** Parses one stored string; returns the typed value or the first validation message. */
+export function parseOptionValue<K extends OptionKey>(
+  key: K,
+  value: string,
+): { ok: true; value: OptionValue<K> } | { ok: false; message: string } {
+  const def = OPTION_DEFS[key] as OptionDef<OptionValue<K>>;
+  const result = def.parse.safeParse(value);
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, message: result.error.issues[0]?.message ?? 'invalid value' };
+}

@@ -1,0 +1,35 @@
+import { defineConfig } from 'vitest/config';
+
+// One run covers every package. Workspace packages resolve to their TypeScript sources
+// through the "source" export condition, so tests never need a build first.
+export default defineConfig({
+  resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source'] } },
+  test: {
+    passWithNoTests: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: [
+            'packages/shared/src/**/*.test.ts',
+            'packages/server/src/**/*.test.ts',
+            'packages/mock-upstream/src/**/*.test.ts',
+          ],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          environment: 'happy-dom',
+          include: ['packages/web/src/**/*.test.{ts,tsx}'],
+        },
+      },
+    ],
+  },
+});
