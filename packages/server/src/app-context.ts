@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { DialectName } from './db/create-db.js';
 import type { Database } from './db/tables.js';
 import type { SessionStore } from './features/auth/session-store.js';
+import type { VerificationCodes } from './features/auth/verification-codes.js';
 import type { OptionStore } from './features/options/option-store.js';
 import type { CacheBus } from './platform/cache-bus.js';
 import type { Clock } from './platform/clock.js';
@@ -34,6 +35,8 @@ export interface AppContext {
   bus: CacheBus;
   options: OptionStore;
   sessions: SessionStore;
+  /** One-time codes: email verification, password reset, OAuth state. */
+  codes: VerificationCodes;
   mailer: Mailer;
   endpoints: Endpoints;
 }

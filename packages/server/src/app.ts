@@ -13,6 +13,7 @@ import { DEFAULT_ENDPOINTS } from './app-context.js';
 import type { Config } from './config.js';
 import type { Db } from './db/create-db.js';
 import { createSessionStore } from './features/auth/session-store.js';
+import { createVerificationCodes } from './features/auth/verification-codes.js';
 import { createOptionStore } from './features/options/option-store.js';
 import { ensureRootUser } from './features/users/root-user.js';
 import { registerFeatures } from './features/index.js';
@@ -58,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bus,
     options,
     sessions: createSessionStore(deps.db.db, clock, config.sessionTtlSeconds),
+    codes: createVerificationCodes(deps.db.db, clock),
     mailer: deps.mailer ?? createSmtpMailer(options),
     endpoints: { ...DEFAULT_ENDPOINTS, ...deps.endpoints },
   };

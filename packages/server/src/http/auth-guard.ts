@@ -18,7 +18,17 @@ export const AUTH_MIN_ROLE: Record<AuthLevel, number> = {
 
 export const SESSION_COOKIE = 'session';
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+  auth: AuthLevel;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every /api route with its declared level; the role-matrix test walks it. */
+    routeTable: RouteEntry[];
+  }
   interface FastifyContextConfig {
     auth?: AuthLevel;
   }
@@ -48,11 +58,17 @@ export function registerAuthGuard(
 ): void {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
 
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
-    if (url.startsWith('/api/') && route.config?.auth === undefined) {
+    if (!url.startsWith('/api/')) return;
+    const auth = route.config?.auth;
+    if (auth === undefined)
       throw new Error(`route ${String(route.method)} ${url} does not declare config.auth`);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeTable.push({ method, url, auth });
     }
   });
 
