@@ -9,6 +9,7 @@ import type { OptionStore } from './features/options/option-store.js';
 import type { CacheBus } from './platform/cache-bus.js';
 import type { Clock } from './platform/clock.js';
 import type { Mailer } from './platform/mailer.js';
+import type { Scheduler } from './platform/scheduler.js';
 
 /** Base URLs of outside services, so tests can point them at local fakes. */
 export interface Endpoints {
@@ -39,4 +40,6 @@ export interface AppContext {
   codes: VerificationCodes;
   mailer: Mailer;
   endpoints: Endpoints;
+  /** Background jobs, one node at a time (leader lease). Stopped when the app closes. */
+  scheduler: Scheduler;
 }

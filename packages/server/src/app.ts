@@ -6,6 +6,7 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { LogController } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { MSG } from '@sluice/shared';
 import type { AppContext, Endpoints } from './app-context.js';
@@ -25,6 +26,7 @@ import type { Clock } from './platform/clock.js';
 import { systemClock } from './platform/clock.js';
 import type { Mailer } from './platform/mailer.js';
 import { createSmtpMailer } from './platform/mailer.js';
+import { createScheduler } from './platform/scheduler.js';
 
 export interface AppDeps {
   config: Config;
@@ -33,6 +35,8 @@ export interface AppDeps {
   bus?: CacheBus;
   mailer?: Mailer;
   endpoints?: Partial<Endpoints>;
+  /** Cluster mode: shares rate-limit counters between nodes. */
+  redis?: Redis;
   /** Fastify logger options; false in tests. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -51,6 +55,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const bus = deps.bus ?? createMemoryCacheBus();
   const options = await createOptionStore(deps.db.db, deps.db.dialect, bus);
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 64 * 1024 * 1024,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    // Per-request access logs would cost the relay's hot path; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   const ctx: AppContext = {
     config,
     db: deps.db.db,
@@ -62,18 +75,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     codes: createVerificationCodes(deps.db.db, clock),
     mailer: deps.mailer ?? createSmtpMailer(options),
     endpoints: { ...DEFAULT_ENDPOINTS, ...deps.endpoints },
+    scheduler: createScheduler({ db: deps.db.db, clock, log: app.log }),
   };
-
-  const app = Fastify({
-    logger: deps.logger ?? false,
-    trustProxy: true,
-    bodyLimit: 64 * 1024 * 1024,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
-    // Per-request access logs would cost the relay's hot path; errors are still logged.
-    logController: new LogController({ disableRequestLogging: true }),
-  });
   app.decorate('ctx', ctx);
+  app.addHook('onClose', async () => ctx.scheduler.stop());
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -82,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(rateLimit, {
     global: false,
+    ...(deps.redis ? { redis: deps.redis, nameSpace: 'sluice:ratelimit:' } : {}),
     errorResponseBuilder: () => new ApiError(429, MSG.tooManyRequests),
   });
 

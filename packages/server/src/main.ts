@@ -2,11 +2,16 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createDb } from './db/create-db.js';
+import { createRedisCacheBus } from './platform/redis-cache-bus.js';
+import { Redis } from 'ioredis';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = await createDb({ sqlDsn: config.sqlDsn, sqlitePath: config.sqlitePath });
-  const app = await buildApp({ config, db, logger: { level: config.logLevel } });
+  // Cluster mode: cache invalidation and rate limits shared through Redis.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
+  const bus = config.redisUrl ? await createRedisCacheBus(config.redisUrl) : undefined;
+  const app = await buildApp({ config, db, redis, bus, logger: { level: config.logLevel } });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -16,6 +21,8 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
+      await bus?.close();
+      redis?.disconnect();
       await db.close();
     } finally {
       process.exit(0);

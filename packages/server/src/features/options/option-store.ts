@@ -77,6 +77,8 @@ export async function createOptionStore(
           ? insert.onDuplicateKeyUpdate({ value })
           : insert.onConflict((oc) => oc.column('key').doUpdateSet({ value }))
       ).execute();
+      // This node sees its own write before set() returns; the others hear it on the bus.
+      await load();
       bus.publish('options');
     },
   };
