@@ -24,6 +24,9 @@ export default defineConfig({
       },
       {
         extends: true,
+        // antd's CommonJS build (its "main") cannot be loaded by Node 20 here (it requires an ES-only
+        // dependency); the ES build is what the browser bundle uses anyway.
+        resolve: { alias: [{ find: /^antd$/, replacement: 'antd/es/index.js' }] },
         test: {
           name: 'web',
           environment: 'happy-dom',

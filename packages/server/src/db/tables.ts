@@ -213,6 +213,16 @@ export interface QuotaDataTable {
   quota: Default<number>;
 }
 
+/** Quota held by a relay call in flight (deleted when the call settles). */
+export interface QuotaHoldsTable {
+  id: Id;
+  user_id: number;
+  /** 0 when the call is billed to the user without a token (console playground). */
+  token_id: Default<number>;
+  amount: number;
+  created_at: number;
+}
+
 export interface JobLeasesTable {
   name: string;
   holder: string;
@@ -234,6 +244,7 @@ export interface Database {
   tasks: TasksTable;
   quota_data: QuotaDataTable;
   job_leases: JobLeasesTable;
+  quota_holds: QuotaHoldsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -9,6 +9,13 @@ import { registerOAuthRoutes } from './oauth/oauth.routes.js';
 import { registerOptionRoutes } from './options/options.routes.js';
 import { registerStatusRoutes } from './status/status.routes.js';
 import { registerUserRoutes } from './users/users.routes.js';
+import { registerDashboardRoutes } from './dashboard/dashboard.routes.js';
+import { registerLogRoutes } from './logs/logs.routes.js';
+import { registerPricingRoutes } from './pricing/pricing.routes.js';
+import { registerRedemptionRoutes } from './redemptions/redemptions.routes.js';
+import { registerTaskRoutes } from './tasks/tasks.routes.js';
+import { registerTokenRoutes } from './tokens/tokens.routes.js';
+import { registerTopupRoutes } from './topup/topup.routes.js';
 
 export async function registerFeatures(app: FastifyInstance, ctx: AppContext): Promise<void> {
   registerStatusRoutes(app, ctx);
@@ -18,5 +25,12 @@ export async function registerFeatures(app: FastifyInstance, ctx: AppContext): P
   await registerUserRoutes(app, ctx);
   await registerOptionRoutes(app, ctx);
   await registerChannelRoutes(app, ctx);
+  registerTokenRoutes(app, ctx);
+  registerRedemptionRoutes(app, ctx);
+  await registerTopupRoutes(app, ctx);
+  registerLogRoutes(app, ctx);
+  registerDashboardRoutes(app, ctx);
+  registerPricingRoutes(app, ctx);
+  registerTaskRoutes(app, ctx);
   await registerRelayRoutes(app, ctx);
 }

@@ -1,5 +1,92 @@
-// The relay: /v1/* and /pg/* calls forwarded to upstream channels.
-import type { FastifyInstance } from 'fastify';
+// The relay: OpenAI-compatible endpoints under /v1 (token auth) and the console playground under /pg
+// (session auth), each turned into the IR and run through the pipeline.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
+import { currentUser } from '../http/auth-guard.js';
+import { authenticateRelay, checkGroup, checkModelAllowed, checkUser } from './auth/relay-auth.js';
+import type { RelayCaller } from './auth/relay-auth.js';
+import { openAiChat } from './inbound/openai-chat/index.js';
+import { openAiCompletions } from './inbound/openai-completions/index.js';
+import type { InboundFormat } from './inbound/types.js';
+import { createClientSink } from './pipeline/client-sink.js';
+import { runRelayCall } from './pipeline/relay-call.js';
+import { relayRuntime } from './pipeline/relay-runtime.js';
+import type { RelayRuntime } from './pipeline/relay-runtime.js';
+import { installRelayBodyParser, relayErrorHandler } from './relay-http.js';
+import { scheduleRelayJobs } from '../jobs/relay-jobs.js';
 
-export async function registerRelayRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+async function relay(
+  rt: RelayRuntime,
+  inbound: InboundFormat,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  caller: RelayCaller,
+  body: unknown,
+  raw: Buffer | undefined,
+): Promise<FastifyReply> {
+  const startedMs = Date.now();
+  const ir = inbound.parse(body, raw);
+  checkModelAllowed(caller, ir.model);
+  await runRelayCall({
+    rt,
+    inbound,
+    ir,
+    caller,
+    sink: createClientSink(reply),
+    startedMs,
+    requestId: req.id,
+  });
+  return reply;
+}
+
+/** An OpenAI endpoint called with a token key. */
+function tokenRoute(scope: FastifyInstance, rt: RelayRuntime, url: string, inbound: InboundFormat): void {
+  scope.post(url, { config: { relayInbound: inbound } }, async (req, reply) => {
+    const caller = await authenticateRelay(rt, req);
+    return relay(rt, inbound, req, reply, caller, req.body, req.rawBody ?? undefined);
+  });
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The console playground: the signed-in user, billed directly, in the group the body names. */
+function playgroundRoute(scope: FastifyInstance, rt: RelayRuntime): void {
+  scope.post(
+    '/pg/chat/completions',
+    { config: { auth: 'user', relayInbound: openAiChat } },
+    async (req, reply) => {
+      const row = currentUser(req);
+      const user = checkUser(await rt.credentials.user(Number(row.id)));
+      const { group: requested, ...body } = isRecord(req.body) ? req.body : {};
+      const group = typeof requested === 'string' && requested !== '' ? requested : user.group;
+      checkGroup(rt, user, group);
+      // The playground sends max_tokens 0 for "no limit"; upstreams read 0 literally.
+      if (body.max_tokens === 0) delete body.max_tokens;
+      const caller: RelayCaller = {
+        userId: user.id,
+        username: user.username,
+        role: user.role,
+        token: null,
+        group,
+        ip: req.ip,
+      };
+      return relay(rt, openAiChat, req, reply, caller, body, undefined);
+    },
+  );
+}
+
+export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const rt = relayRuntime(ctx, app.log);
+  app.addHook('onReady', () => rt.channels.reload());
+  app.addHook('onClose', () => rt.close());
+  scheduleRelayJobs(rt);
+
+  await app.register(async (scope) => {
+    installRelayBodyParser(scope);
+    scope.setErrorHandler(relayErrorHandler);
+    tokenRoute(scope, rt, '/v1/chat/completions', openAiChat);
+    tokenRoute(scope, rt, '/v1/completions', openAiCompletions);
+    playgroundRoute(scope, rt);
+  });
+}

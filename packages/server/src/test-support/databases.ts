@@ -57,7 +57,17 @@ export async function createTestDb(dialect: DialectName = 'sqlite'): Promise<Tes
       ...db,
       async dispose() {
         await db.close();
-        await run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        // Without FORCE: terminating the pool's last connections would surface as unhandled errors.
+        // A connection may still be closing for a moment after the pool ends, hence the retries.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await run(`DROP DATABASE IF EXISTS ${name}`);
+            return;
+          } catch (error) {
+            if (attempt >= 20) throw error;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        }
       },
     };
   }

@@ -1,6 +1,7 @@
 // The typed registry of every option key: how its stored string parses, its default, and whether it
 // is a secret that GET /api/option/ never returns. Values travel as strings (the spec's wire form).
 import { z } from 'zod';
+import { MSG } from '../messages.js';
 import {
   DEFAULT_CHATS,
   DEFAULT_COMPLETION_RATIO,
@@ -9,6 +10,7 @@ import {
   DEFAULT_MODEL_RATIO,
   DEFAULT_USER_USABLE_GROUPS,
 } from './default-prices.js';
+import { DEFAULT_CACHE_RATIO } from '../billing/default-cache-ratio.js';
 
 export type OptionKind = 'bool' | 'int' | 'number' | 'string' | 'json';
 
@@ -17,7 +19,10 @@ export interface OptionDef<T = unknown> {
   /** Parses the stored string into the typed value; failure means the value is invalid. */
   parse: z.ZodType<T, string>;
   default: string;
+  /** Never sent to the browser (GET /api/option/ leaves the key out). */
   secret?: boolean;
+  /** One sentence for any invalid value, when the spec words this key's error itself. */
+  invalidMessage?: string;
 }
 
 const boolFromString = z
@@ -30,18 +35,19 @@ const bool = (def: boolean): OptionDef<boolean> => ({
   default: String(def),
 });
 
-const numberFromString = (opts: { int: boolean; min: number }) =>
+const numberFromString = (opts: { int: boolean; min: number; max?: number }) =>
   z
     .string()
     .trim()
     .refine((s) => s !== '' && Number.isFinite(Number(s)), { error: 'must be a number' })
     .transform(Number)
     .refine((n) => !opts.int || Number.isInteger(n), { error: 'must be an integer' })
-    .refine((n) => n >= opts.min, { error: `must be at least ${opts.min}` });
+    .refine((n) => n >= opts.min, { error: `must be at least ${opts.min}` })
+    .refine((n) => opts.max === undefined || n <= opts.max, { error: `must be at most ${opts.max}` });
 
-const int = (def: number, min = 0): OptionDef<number> => ({
+const int = (def: number, min = 0, max?: number): OptionDef<number> => ({
   kind: 'int',
-  parse: numberFromString({ int: true, min }),
+  parse: numberFromString({ int: true, min, ...(max === undefined ? {} : { max }) }),
   default: String(def),
 });
 const num = (def: number, min = 0): OptionDef<number> => ({
@@ -62,7 +68,7 @@ const jsonFromString = <T>(schema: z.ZodType<T>) =>
     try {
       raw = JSON.parse(s);
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'not a valid JSON string' });
+      ctx.addIssue({ code: 'custom', message: MSG.notValidJson });
       return z.NEVER;
     }
     const parsed = schema.safeParse(raw);
@@ -95,7 +101,10 @@ export const OPTION_DEFS = {
   CustomCallbackAddress: str(''),
   Price: num(7.3),
   MinTopUp: int(1, 1),
-  TopupGroupRatio: json(ratioTable, { default: 1, vip: 1, svip: 1 }),
+  TopupGroupRatio: {
+    ...json(ratioTable, { default: 1, vip: 1, svip: 1 }),
+    invalidMessage: MSG.topupGroupRatioInvalid,
+  },
   // Login
   PasswordLoginEnabled: bool(true),
   PasswordRegisterEnabled: bool(true),
@@ -124,7 +133,7 @@ export const OPTION_DEFS = {
     'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
   ),
   SMTPServer: str(''),
-  SMTPPort: int(587),
+  SMTPPort: int(587, 1, 65535),
   SMTPAccount: str(''),
   SMTPFrom: str(''),
   SMTPToken: str('', true),
@@ -176,6 +185,8 @@ export const OPTION_DEFS = {
   ModelRatio: json(ratioTable, DEFAULT_MODEL_RATIO),
   CompletionRatio: json(ratioTable, DEFAULT_COMPLETION_RATIO),
   GroupRatio: json(ratioTable, DEFAULT_GROUP_RATIO),
+  /** Cached prompt tokens cost ModelRatio × CacheRatio (missing model: 1, no discount). */
+  CacheRatio: json(ratioTable, DEFAULT_CACHE_RATIO),
   UserUsableGroups: json(
     z.record(z.string(), z.string(), { error: 'must be a JSON object of group → description' }),
     DEFAULT_USER_USABLE_GROUPS,
@@ -204,5 +215,5 @@ export function parseOptionValue<K extends OptionKey>(
   const def = OPTION_DEFS[key] as OptionDef<OptionValue<K>>;
   const result = def.parse.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, message: result.error.issues[0]?.message ?? 'invalid value' };
+  return { ok: false, message: def.invalidMessage ?? result.error.issues[0]?.message ?? 'invalid value' };
 }

@@ -14,6 +14,11 @@ export interface VerificationCodes {
   ageOfLatest(purpose: CodePurpose, target: string): Promise<number | null>;
   /** True when the code matches and is live; without `consume` the code stays usable. */
   check(purpose: CodePurpose, target: string, code: string, opts?: { consume?: boolean }): Promise<boolean>;
+  /**
+   * Consumes the live code stored for (purpose, target) and returns what was stored with it
+   * (the OAuth state keeps its invite code there), or null when there is none. Exactly one caller wins.
+   */
+  take(purpose: CodePurpose, target: string): Promise<string | null>;
 }
 
 export function createVerificationCodes(db: Kysely<Database>, clock: Clock): VerificationCodes {
@@ -62,6 +67,18 @@ export function createVerificationCodes(db: Kysely<Database>, clock: Clock): Ver
       if (!opts.consume) return true;
       const deleted = await db.deleteFrom('verification_codes').where('id', '=', row.id).executeTakeFirst();
       return Number(deleted.numDeletedRows) === 1;
+    },
+    async take(purpose, target) {
+      const row = await db
+        .selectFrom('verification_codes')
+        .select(['id', 'code'])
+        .where('purpose', '=', purpose)
+        .where('target', '=', normalise(target))
+        .where('expires_at', '>', clock.now())
+        .executeTakeFirst();
+      if (!row) return null;
+      const deleted = await db.deleteFrom('verification_codes').where('id', '=', row.id).executeTakeFirst();
+      return Number(deleted.numDeletedRows) === 1 ? row.code : null;
     },
   };
 }

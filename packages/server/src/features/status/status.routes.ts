@@ -1,5 +1,6 @@
 // Public site information: /api/status and the site texts.
 import type { FastifyInstance } from 'fastify';
+import type { PublicStatus } from '@sluice/shared';
 import type { AppContext } from '../../app-context.js';
 import { ok } from '../../http/envelope.js';
 
@@ -10,8 +11,9 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext): voi
   const o = ctx.options;
 
   app.get('/api/status', { config: { auth: 'public' } }, async () => {
+    // Online top-up needs the whole gateway configured; the key itself is never shown.
     const enableOnlineTopup = o.get('PayAddress') !== '' && o.get('EpayId') !== '' && o.get('EpayKey') !== '';
-    return ok({
+    const status: PublicStatus = {
       version: VERSION,
       start_time: startTime,
       system_name: o.get('SystemName'),
@@ -29,6 +31,7 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext): voi
       enable_task: o.get('TaskEnabled'),
       enable_data_export: o.get('DataExportEnabled'),
       data_export_default_time: o.get('DataExportDefaultTime'),
+      data_export_interval: o.get('DataExportInterval'),
       default_collapse_sidebar: o.get('DefaultCollapseSidebar'),
       mj_notify_enabled: o.get('MjNotifyEnabled'),
       chats: o.get('Chats'),
@@ -48,7 +51,8 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext): voi
       wechat_qrcode: o.get('WeChatAccountQRCodeImageURL'),
       telegram_oauth: o.get('TelegramOAuthEnabled'),
       telegram_bot_name: o.get('TelegramBotName'),
-    });
+    };
+    return ok(status);
   });
 
   app.get('/api/notice', { config: { auth: 'public' } }, async () => ok(o.get('Notice')));

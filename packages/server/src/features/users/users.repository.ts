@@ -1,31 +1,11 @@
-// Reading users, and the shape in which a user leaves the server (never the hash or the access token).
-import type { Kysely } from 'kysely';
-import type { Database, UserRow } from '../../db/tables.js';
+// Reading and writing users, and the shape in which a user leaves the server (never the hash or the
+// access token).
+import type { PublicUser } from '@sluice/shared';
+import { sql } from 'kysely';
+import type { Kysely, SqlBool } from 'kysely';
+import type { Database, UserRow, UserUpdate } from '../../db/tables.js';
 
-export interface PublicUser {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  email: string;
-  github_id: string;
-  wechat_id: string;
-  telegram_id: string;
-  linux_do_id: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  group: string;
-  aff_code: string;
-  aff_count: number;
-  aff_quota: number;
-  aff_history_quota: number;
-  inviter_id: number;
-  created_at: number;
-  /** Non-null means deregistered (spec part 1 §3). */
-  DeletedAt: number | null;
-}
+export type { PublicUser };
 
 export function toPublicUser(row: UserRow): PublicUser {
   return {
@@ -61,13 +41,16 @@ export const findUserById = (db: Kysely<Database>, id: number, opts: { withDelet
   return q.executeTakeFirst();
 };
 
-export const findUserByUsername = (db: Kysely<Database>, username: string) =>
-  db
-    .selectFrom('users')
-    .selectAll()
-    .where('username', '=', username)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+/** Usernames stay taken after deregistration; `withDeleted` finds those rows too. */
+export const findUserByUsername = (
+  db: Kysely<Database>,
+  username: string,
+  opts: { withDeleted?: boolean } = {},
+) => {
+  let q = db.selectFrom('users').selectAll().where('username', '=', username);
+  if (!opts.withDeleted) q = q.where('deleted_at', 'is', null);
+  return q.executeTakeFirst();
+};
 
 /** The live user bound to this external identity (email, GitHub id, …), if any. */
 export const findUserByBinding = (db: Kysely<Database>, column: BindingColumn, value: string) =>
@@ -79,3 +62,80 @@ export const findUserByBinding = (db: Kysely<Database>, column: BindingColumn, v
         .where(column, '=', value)
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+/** Every user, deregistered ones included, newest first. */
+export const listUsers = (db: Kysely<Database>, page: Page) =>
+  db.selectFrom('users').selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+
+// '!' escapes LIKE wildcards: backslash would need different quoting in MySQL than elsewhere.
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+
+/**
+ * Users whose username, display name or email contains the keyword (case-insensitive in every
+ * dialect), or whose id equals it when it is a number; optionally only one group.
+ */
+export function searchUsers(db: Kysely<Database>, filter: { keyword: string; group: string }, page: Page) {
+  let q = db.selectFrom('users').selectAll();
+  if (filter.keyword !== '') {
+    const pattern = likePattern(filter.keyword);
+    const id = /^\d{1,15}$/.test(filter.keyword) ? Number(filter.keyword) : null;
+    q = q.where((eb) =>
+      eb.or([
+        ...(id !== null ? [eb('id', '=', id)] : []),
+        ...(['username', 'display_name', 'email'] as const).map(
+          (column) => sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '!'`,
+        ),
+      ]),
+    );
+  }
+  if (filter.group !== '') q = q.where('group', '=', filter.group);
+  return q.orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+}
+
+/** Writes the given columns of a live user; false when the user does not exist or was deregistered. */
+export async function updateLiveUser(db: Kysely<Database>, id: number, patch: UserUpdate): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set(patch)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Deregisters: the row stays (logs and invites point at it), the account can no longer sign in. */
+export const softDeleteUser = (db: Kysely<Database>, id: number, now: number) =>
+  updateLiveUser(db, id, { deleted_at: now });
+
+/**
+ * Moves invite earnings into quota in one statement, so parallel transfers can never spend more
+ * than the user has. False when the earnings are not enough.
+ */
+export async function transferAffQuota(db: Kysely<Database>, id: number, amount: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set((eb) => ({ aff_quota: eb('aff_quota', '-', amount), quota: eb('quota', '+', amount) }))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .where('aff_quota', '>=', amount)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Names of the models that enabled channels serve to this group, sorted. */
+export async function modelsForGroup(db: Kysely<Database>, group: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('abilities')
+    .select('model')
+    .distinct()
+    .where('group', '=', group)
+    .where('enabled', '=', 1)
+    .orderBy('model')
+    .execute();
+  return rows.map((r) => r.model);
+}

@@ -1,0 +1,123 @@
+// Tables for the console and the results section of bench/README.md.
+import { cpus, release, totalmem, type } from 'node:os';
+
+export function machine() {
+  const cpu = cpus();
+  return [
+    `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,
+    `${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM`,
+    `${type()} ${release()}`,
+    `Node ${process.version}`,
+  ].join(', ');
+}
+
+const fixed = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+
+function table(header, rows) {
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
+  for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+const MODE_LABEL = { json: 'JSON', stream: 'stream' };
+
+/** The whole results section as Markdown; the console prints the same text. */
+export function renderResults({ config, throughput, latency, memory, sluice, date, loadAtStart }) {
+  const out = [];
+  out.push(
+    `Run ${date} on ${machine()}; 1-minute load average ${fixed(loadAtStart, 1)} when the run started ` +
+      '(other work on the machine skews the numbers).',
+  );
+  out.push(
+    `Throughput: ${config.connections} connections, ${config.duration} s per row after a ${config.warmup} s warm-up. ` +
+      `Latency: ${config.sequential} sequential requests on one connection (after 1000 unmeasured).`,
+  );
+  if (!sluice.available)
+    out.push(`**Sluice relay not available** — ${sluice.reason}. Rows for Sluice are missing.`);
+  out.push('');
+  out.push('### Throughput');
+  out.push('');
+  out.push(
+    table(
+      ['Target', 'Mode', 'req/s', 'p50 ms', 'p99 ms', 'failed'],
+      throughput.map((row) => [
+        row.target,
+        MODE_LABEL[row.mode],
+        fixed(row.rps),
+        fixed(row.p50, 1),
+        fixed(row.p99, 1),
+        String(row.failed),
+      ]),
+    ),
+  );
+  const rps = (target, mode) => throughput.find((r) => r.target === target && r.mode === mode)?.rps ?? NaN;
+  out.push('');
+  out.push(
+    table(
+      ['Ratio (throughput)', 'JSON', 'stream'],
+      [
+        [
+          'pass-through / direct',
+          ratio(rps('pass-through', 'json'), rps('direct', 'json')),
+          ratio(rps('pass-through', 'stream'), rps('direct', 'stream')),
+        ],
+        [
+          'Sluice / pass-through',
+          ratio(rps('sluice', 'json'), rps('pass-through', 'json')),
+          ratio(rps('sluice', 'stream'), rps('pass-through', 'stream')),
+        ],
+        [
+          'Sluice / direct',
+          ratio(rps('sluice', 'json'), rps('direct', 'json')),
+          ratio(rps('sluice', 'stream'), rps('direct', 'stream')),
+        ],
+      ],
+    ),
+  );
+  out.push('');
+  out.push('### Sequential latency (µs, concurrency 1)');
+  out.push('');
+  const direct = latency.find((row) => row.target === 'direct');
+  const added = (value, base) => {
+    if (!Number.isFinite(value) || !Number.isFinite(base)) return '–';
+    const delta = value - base;
+    return `${delta >= 0 ? '+' : '−'}${fixed(Math.abs(delta))}`;
+  };
+  out.push(
+    table(
+      [
+        'Target',
+        'JSON p50',
+        'JSON p99',
+        'added p50',
+        'added p99',
+        'stream first byte p50',
+        'p99',
+        'added p50',
+        'added p99',
+      ],
+      latency.map((row) => [
+        row.target,
+        fixed(row.json.total.p50),
+        fixed(row.json.total.p99),
+        row === direct ? '' : added(row.json.total.p50, direct?.json.total.p50),
+        row === direct ? '' : added(row.json.total.p99, direct?.json.total.p99),
+        fixed(row.stream.firstByte.p50),
+        fixed(row.stream.firstByte.p99),
+        row === direct ? '' : added(row.stream.firstByte.p50, direct?.stream.firstByte.p50),
+        row === direct ? '' : added(row.stream.firstByte.p99, direct?.stream.firstByte.p99),
+      ]),
+    ),
+  );
+  if (memory) {
+    out.push('');
+    out.push('### Sluice memory');
+    out.push('');
+    out.push(
+      `RSS ${fixed(memory.before.rssMiB, 1)} MiB after start-up, ${fixed(memory.after.rssMiB, 1)} MiB after the runs ` +
+        `(peak ${fixed(memory.after.peakMiB, 1)} MiB).`,
+    );
+  }
+  return out.join('\n');
+}

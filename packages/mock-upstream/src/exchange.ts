@@ -1,0 +1,212 @@
+// One request being answered, what is recorded about it, and the ways of answering that honour its
+// directive (truncation, cut connections, malformed bodies, dropped usage, paced streams).
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { MockDirective } from './directive.js';
+
+/** What happened to the connection of a request. */
+export type Outcome = 'pending' | 'completed' | 'client-closed' | 'reset' | 'cut';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string, e.g. "/v1/chat/completions". */
+  path: string;
+  query: Record<string, string>;
+  /** Lower-case header names, as node:http gives them. */
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON; for multipart forms the fields, files as `{ filename, size, type }`; raw text otherwise. */
+  body: unknown;
+  /** The directive that was applied (server behaviour merged with markers in the body). */
+  directive: MockDirective;
+  /** HTTP status answered, undefined while none was sent (or when the connection was reset). */
+  status: number | undefined;
+  outcome: Outcome;
+  /** Stream events (`data:` lines other than [DONE]) written so far. */
+  events: number;
+}
+
+/** Server-wide answers that are not per request: the model list and the account's billing figures. */
+export interface MockSettings {
+  models: string[];
+  billing: { hardLimitUsd: number; usedUsd: number };
+}
+
+export interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  body: unknown;
+  directive: MockDirective;
+  record: RecordedRequest;
+  /** Base URL of this mock, for links it hands out (image URLs). */
+  baseUrl: string;
+  /** Sequence number, used in ids so each answer is distinct. */
+  seq: number;
+  settings: MockSettings;
+}
+
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** Waits, unless the connection closes first; returns whether the answer should go on. */
+export function pause(ex: Exchange, ms: number): Promise<boolean> {
+  // node:http marks the response destroyed when its connection closes.
+  if (ex.res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onClose = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      ex.res.off('close', onClose);
+      resolve(true);
+    }, ms);
+    ex.res.once('close', onClose);
+  });
+}
+
+/** Placeholder for the varying part of a {@link jsonTemplate}. */
+export const SLOT = '\u0000slot\u0000';
+
+/**
+ * JSON text of `envelope` with a hole where a field holds {@link SLOT}: `fill(innerJson)` returns the whole.
+ * Streams put one small object per event into a fixed envelope: building and stringifying a whole object
+ * per event made the mock, not the relay, the bottleneck of the stream benchmark (the mock is its baseline).
+ */
+export function jsonTemplate(envelope: Record<string, unknown>): (innerJson: string) => string {
+  const [before = '', after = ''] = JSON.stringify(envelope).split(JSON.stringify(SLOT));
+  return (inner) => before + inner + after;
+}
+
+/** Ends the connection after what was written so far is flushed: the peer sees an incomplete answer. */
+function cutConnection(ex: Exchange): void {
+  ex.record.outcome = 'cut';
+  ex.res.socket?.end();
+}
+
+export function resetConnection(ex: Exchange): void {
+  ex.record.outcome = 'reset';
+  ex.res.socket?.resetAndDestroy();
+}
+
+function baseHeaders(ex: Exchange, contentType: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': contentType,
+    'x-request-id': `req_mock_${ex.seq}`,
+  };
+  if (ex.directive.retry_after !== undefined) headers['retry-after'] = String(ex.directive.retry_after);
+  return headers;
+}
+
+/** Sends a whole body; `cut_after` sends only that many bytes of it and then ends the connection. */
+export function sendBody(ex: Exchange, status: number, contentType: string, body: Buffer | string): void {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const headers = baseHeaders(ex, contentType);
+  headers['content-length'] = String(bytes.length);
+  ex.res.writeHead(status, headers);
+  ex.record.status = status;
+  const cut = ex.directive.cut_after;
+  if (cut !== undefined && cut < bytes.length) {
+    ex.res.write(bytes.subarray(0, cut));
+    cutConnection(ex);
+    return;
+  }
+  ex.res.end(bytes);
+}
+
+export function sendJson(ex: Exchange, status: number, payload: Record<string, unknown>): void {
+  if (ex.directive.no_usage) delete payload.usage;
+  let text = JSON.stringify(payload);
+  if (ex.directive.malformed && status < 400) text = text.slice(0, Math.ceil(text.length / 2));
+  sendBody(ex, status, 'application/json', text);
+}
+
+export interface OpenAiError {
+  error: { message: string; type: string; param: string | null; code: string | null };
+}
+
+export const openAiError = (message: string, type: string, code: string | null = null): OpenAiError => ({
+  error: { message, type, param: null, code },
+});
+
+/** An error answer that never truncates or corrupts itself: faults only apply to results. */
+export function sendError(
+  ex: Exchange,
+  status: number,
+  message: string,
+  type = 'invalid_request_error',
+  code: string | null = null,
+): void {
+  const headers = baseHeaders(ex, 'application/json');
+  ex.res.writeHead(status, headers);
+  ex.record.status = status;
+  ex.res.end(JSON.stringify(openAiError(message, type, code)));
+}
+
+/** Default error body for a status, in OpenAI's format; the directive's `error` fields override it. */
+export function sendStatusFault(ex: Exchange, status: number): void {
+  const { error, error_body: raw } = ex.directive;
+  if (raw !== undefined) {
+    ex.res.writeHead(status, baseHeaders(ex, 'text/html; charset=utf-8'));
+    ex.record.status = status;
+    ex.res.end(raw);
+    return;
+  }
+  const defaults: [string, string, string | null] =
+    status === 401
+      ? ['Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key']
+      : status === 429
+        ? ['Rate limit reached for requests. Please try again later.', 'requests', 'rate_limit_exceeded']
+        : status >= 500
+          ? ['The server had an error while processing your request.', 'server_error', null]
+          : [`The request failed with status ${status}.`, 'invalid_request_error', null];
+  sendError(
+    ex,
+    status,
+    error?.message ?? defaults[0],
+    error?.type ?? defaults[1],
+    error?.code ?? defaults[2],
+  );
+}
+
+const DONE = 'data: [DONE]\n\n';
+const BROKEN_EVENT = 'data: {"id":"broken","choices":[{"delta":\n\n';
+
+/**
+ * Streams server-sent events in OpenAI's framing: one `data: <json>` per event (given as JSON text), a blank
+ * line after each, then `data: [DONE]`. `usageEvent` is left out under `no_usage`. Events are written in
+ * one go unless `chunk_delay_ms` paces them or `cut_after` ends the connection early.
+ */
+export async function sendStream(ex: Exchange, events: string[], usageEvent?: string): Promise<void> {
+  const { directive, res, record } = ex;
+  const all = usageEvent === undefined || directive.no_usage ? events : [...events, usageEvent];
+  const lines = all.map((event) => `data: ${event}\n\n`);
+  if (directive.malformed && lines.length > 1) lines[1] = BROKEN_EVENT;
+  const headers = baseHeaders(ex, 'text/event-stream; charset=utf-8');
+  headers['cache-control'] = 'no-cache';
+  res.writeHead(200, headers);
+  record.status = 200;
+  const cut = directive.cut_after;
+  const count = cut !== undefined ? Math.min(cut, lines.length) : lines.length;
+  const delay = directive.chunk_delay_ms ?? 0;
+  if (delay === 0) {
+    record.events = count;
+    if (cut !== undefined) {
+      if (count > 0) res.write(lines.slice(0, count).join(''));
+      else res.flushHeaders();
+      cutConnection(ex);
+    } else {
+      res.end(lines.join('') + DONE);
+    }
+    return;
+  }
+  res.flushHeaders();
+  for (let i = 0; i < count; i++) {
+    if (i > 0 && !(await pause(ex, delay))) return;
+    res.write(lines[i]);
+    record.events = i + 1;
+  }
+  if (cut !== undefined) {
+    cutConnection(ex);
+    return;
+  }
+  if (!(await pause(ex, delay))) return;
+  res.end(DONE);
+}

@@ -1,0 +1,62 @@
+// Counting tokens ourselves, only when an upstream reports no usage (or a stream ends before its usage
+// event). The tokenizer loads on first need; generated text is counted in pieces as it arrives, so a
+// long stream never keeps its whole text in memory.
+type Counter = (text: string) => number;
+type EncodingName = 'o200k_base' | 'cl100k_base';
+
+const loaded = new Map<EncodingName, Promise<Counter>>();
+
+function load(name: EncodingName): Promise<Counter> {
+  let counter = loaded.get(name);
+  if (!counter) {
+    counter =
+      name === 'cl100k_base'
+        ? import('gpt-tokenizer/encoding/cl100k_base').then((m) => m.countTokens)
+        : import('gpt-tokenizer/encoding/o200k_base').then((m) => m.countTokens);
+    loaded.set(name, counter);
+  }
+  return counter;
+}
+
+/** GPT-3.5/GPT-4 use cl100k; the newer families (and the rest, as an estimate) o200k. */
+export const encodingFor = (model: string): EncodingName =>
+  /^(gpt-3\.5|gpt-4(?!o|\.\d)|text-embedding)/.test(model) ? 'cl100k_base' : 'o200k_base';
+
+export async function countTokens(text: string, model: string): Promise<number> {
+  if (text === '') return 0;
+  return (await load(encodingFor(model)))(text);
+}
+
+/** Text is tokenized in pieces of about this many characters. */
+const PIECE = 16 * 1024;
+
+/** Counts the tokens of a stream's generated text incrementally. */
+export class CompletionCounter {
+  private pending = '';
+  private counted = 0;
+  private work: Promise<void> = Promise.resolve();
+
+  constructor(private readonly model: string) {}
+
+  add(text: string): void {
+    if (text === '') return;
+    this.pending += text;
+    if (this.pending.length < PIECE) return;
+    // Cut at the last space so a word is not split into two token runs.
+    const cut = this.pending.lastIndexOf(' ');
+    const at = cut > PIECE / 2 ? cut : this.pending.length;
+    const piece = this.pending.slice(0, at);
+    this.pending = this.pending.slice(at);
+    this.work = this.work.then(async () => {
+      this.counted += await countTokens(piece, this.model);
+    });
+  }
+
+  async total(): Promise<number> {
+    await this.work;
+    const rest = this.pending;
+    this.pending = '';
+    this.counted += await countTokens(rest, this.model);
+    return this.counted;
+  }
+}

@@ -1,0 +1,225 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MSG, ROLE } from '@sluice/shared';
+import type { ChannelView } from '@sluice/shared';
+import { testDialects } from '../../test-support/databases.js';
+import { createTestApp } from '../../test-support/test-app.js';
+import type { Caller, TestApp } from '../../test-support/test-app.js';
+
+interface Body<T = unknown> {
+  success: boolean;
+  message: string;
+  data: T;
+}
+
+interface Seen {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: string;
+}
+
+/** A stand-in upstream: answers by path from `routes`, records what it was asked. */
+function fakeUpstream() {
+  const seen: Seen[] = [];
+  const routes = new Map<string, { status: number; body: unknown }>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = (req.url ?? '').split('?')[0] ?? '';
+      const body = Buffer.concat(chunks).toString();
+      seen.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        body,
+      });
+      const route = routes.get(path) ?? { status: 404, body: { error: { message: 'no such route' } } };
+      res.writeHead(route.status, { 'content-type': 'application/json' });
+      res.end(typeof route.body === 'string' ? route.body : JSON.stringify(route.body));
+    });
+  });
+  return {
+    seen,
+    routes,
+    start: () => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)),
+    url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.each(testDialects())('channel upstream calls on %s', (dialect) => {
+  let t: TestApp;
+  let admin: Caller;
+  const upstream = fakeUpstream();
+
+  const call = async <T = unknown>(url: string) => {
+    const res = await t.call({ method: 'GET', url, as: admin });
+    return { status: res.statusCode, body: res.json<Body<T>>() };
+  };
+  const create = async (payload: object): Promise<number> => {
+    const res = await t.call({
+      method: 'POST',
+      url: '/api/channel/',
+      as: admin,
+      payload: { name: 'up', key: 'sk-up', models: 'gpt-4o', base_url: upstream.url(), ...payload },
+    });
+    return res.json<Body<{ ids: number[] }>>().data.ids[0] as number;
+  };
+
+  beforeAll(async () => {
+    await upstream.start();
+    t = await createTestApp({ dialect });
+    admin = await t.createUser({ role: ROLE.admin });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await upstream.close();
+  });
+  beforeEach(async () => {
+    upstream.seen.length = 0;
+    upstream.routes.clear();
+    upstream.routes.set('/v1/dashboard/billing/subscription', { status: 200, body: { hard_limit_usd: 100 } });
+    upstream.routes.set('/v1/dashboard/billing/usage', { status: 200, body: { total_usage: 1234.5 } });
+    await t.db.db.deleteFrom('abilities').execute();
+    await t.db.db.deleteFrom('channels').execute();
+  });
+
+  describe('balance', () => {
+    it('stores limit minus usage for an OpenAI-compatible channel', async () => {
+      const id = await create({});
+      const res = await call<number>(`/api/channel/update_balance/${id}/`);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toBe(87.655);
+      const view = (await call<ChannelView>(`/api/channel/${id}`)).body.data;
+      expect(view.balance).toBe(87.655);
+      expect(view.balance_updated_time).toBeGreaterThan(0);
+      const usage = upstream.seen.find((s) => s.path.startsWith('/v1/dashboard/billing/usage'));
+      expect(usage?.path).toMatch(/start_date=\d{4}-\d{2}-\d{2}&end_date=\d{4}-\d{2}-\d{2}$/);
+      expect(upstream.seen.every((s) => s.authorization === 'Bearer sk-up')).toBe(true);
+    });
+
+    it('reads the balance APIs of Moonshot and SiliconCloud', async () => {
+      upstream.routes.set('/v1/users/me/balance', {
+        status: 200,
+        body: { data: { available_balance: 42.5 } },
+      });
+      upstream.routes.set('/v1/user/info', { status: 200, body: { data: { totalBalance: '7.25' } } });
+      expect(
+        (await call<number>(`/api/channel/update_balance/${await create({ type: 25 })}`)).body.data,
+      ).toBe(42.5);
+      expect(
+        (await call<number>(`/api/channel/update_balance/${await create({ type: 40 })}`)).body.data,
+      ).toBe(7.25);
+    });
+
+    it('refuses channel types without a balance API', async () => {
+      const id = await create({ type: 14 });
+      const res = await call(`/api/channel/update_balance/${id}`);
+      expect({ status: res.status, message: res.body.message }).toEqual({
+        status: 400,
+        message: MSG.balanceNotSupported,
+      });
+    });
+
+    it('answers 502 with the upstream reason when the upstream fails', async () => {
+      upstream.routes.set('/v1/dashboard/billing/subscription', {
+        status: 401,
+        body: { error: { message: 'Incorrect API key provided' } },
+      });
+      const id = await create({});
+      const res = await call(`/api/channel/update_balance/${id}`);
+      expect(res.status).toBe(502);
+      expect(res.body.message).toContain(MSG.balanceUpdateFailed);
+      expect(res.body.message).toContain('Incorrect API key provided');
+      expect((await call<ChannelView>(`/api/channel/${id}`)).body.data.balance_updated_time).toBe(0);
+    });
+
+    it('updates every enabled channel that has a balance API', async () => {
+      const a = await create({});
+      await create({ type: 14 });
+      const disabled = await create({});
+      await t.call({ method: 'PUT', url: '/api/channel/', as: admin, payload: { id: disabled, status: 2 } });
+      await create({ base_url: 'http://127.0.0.1:1' });
+      const res = await call<{ updated: number; failed: number }>('/api/channel/update_balance');
+      expect(res.body.data).toEqual({ updated: 1, failed: 1 });
+      expect((await call<ChannelView>(`/api/channel/${a}`)).body.data.balance).toBe(87.655);
+      expect((await call<ChannelView>(`/api/channel/${disabled}`)).body.data.balance_updated_time).toBe(0);
+    });
+  });
+
+  describe('fetch_models', () => {
+    it('lists the models the upstream serves', async () => {
+      upstream.routes.set('/v1/models', {
+        status: 200,
+        body: { object: 'list', data: [{ id: 'gpt-4o' }, { id: 'o1' }, { id: 'gpt-4o' }] },
+      });
+      const id = await create({});
+      const res = await call<string[]>(`/api/channel/fetch_models/${id}`);
+      expect(res.body.data).toEqual(['gpt-4o', 'o1']);
+      expect(upstream.seen).toMatchObject([
+        { method: 'GET', path: '/v1/models', authorization: 'Bearer sk-up' },
+      ]);
+    });
+
+    it('answers 502 when the upstream fails or answers nonsense', async () => {
+      const id = await create({});
+      upstream.routes.set('/v1/models', { status: 500, body: { error: { message: 'boom' } } });
+      const failed = await call(`/api/channel/fetch_models/${id}`);
+      expect(failed.status).toBe(502);
+      expect(failed.body.message).toBe(`${MSG.fetchModelsFailed}: upstream answered HTTP 500: boom`);
+      upstream.routes.set('/v1/models', { status: 200, body: '<html>' });
+      const garbled = await call(`/api/channel/fetch_models/${id}`);
+      expect(garbled.status).toBe(502);
+      expect(garbled.body.message).toContain(MSG.fetchModelsFailed);
+    });
+
+    it('refuses types without an OpenAI model list, and unknown channels', async () => {
+      const claude = await create({ type: 14 });
+      const res = await call(`/api/channel/fetch_models/${claude}`);
+      expect({ status: res.status, message: res.body.message }).toEqual({
+        status: 400,
+        message: MSG.onlyOpenAIFormat,
+      });
+      expect((await call('/api/channel/fetch_models/999999')).status).toBe(404);
+    });
+  });
+
+  describe('test', () => {
+    const completion = {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'gpt-4o',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    };
+
+    it('sends a small chat call through the channel and records the time', async () => {
+      upstream.routes.set('/v1/chat/completions', { status: 200, body: completion });
+      const id = await create({ test_model: 'gpt-4o' });
+      const res = await call<{ time: number }>(`/api/channel/test/${id}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data.time).toBeGreaterThanOrEqual(0);
+      const sent = upstream.seen.find((s) => s.path === '/v1/chat/completions');
+      expect(sent).toMatchObject({ method: 'POST', authorization: 'Bearer sk-up' });
+      expect(JSON.parse(sent?.body ?? '{}')).toMatchObject({ model: 'gpt-4o' });
+      expect((await call<ChannelView>(`/api/channel/${id}`)).body.data.test_time).toBeGreaterThan(0);
+    });
+
+    it("answers the upstream's message when the call fails", async () => {
+      upstream.routes.set('/v1/chat/completions', {
+        status: 401,
+        body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } },
+      });
+      const id = await create({});
+      const res = await call(`/api/channel/test/${id}`);
+      expect(res.status).toBe(502);
+      expect(res.body.success).toBe(false);
+      expect(res.body.message).toContain('Incorrect API key provided');
+    });
+  });
+});

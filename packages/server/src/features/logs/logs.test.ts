@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOG_TYPE, MSG, ROLE } from '@sluice/shared';
+import type { LogItem, LogStat, Page } from '@sluice/shared';
+import type { Insertable } from 'kysely';
+import type { LogsTable } from '../../db/tables.js';
+import type { Clock } from '../../platform/clock.js';
+import { testDialects } from '../../test-support/databases.js';
+import { createTestApp } from '../../test-support/test-app.js';
+import type { Caller, TestApp } from '../../test-support/test-app.js';
+import { LOG_RETENTION_JOB } from './log-retention.js';
+
+interface Answer<T> {
+  success: boolean;
+  message: string;
+  data: T;
+}
+
+const NOW = 1_900_000_000;
+const clock: Clock = { now: () => NOW, nowMs: () => NOW * 1000 };
+
+describe.each(testDialects())('logs API on %s', (dialect) => {
+  let t: TestApp;
+  let root: Caller;
+  let admin: Caller;
+  let alice: Caller;
+  let bob: Caller;
+
+  const log = (who: Caller, p: Partial<Insertable<LogsTable>>): Insertable<LogsTable> => ({
+    user_id: who.id,
+    username: who.username,
+    created_at: NOW - 3600,
+    type: LOG_TYPE.consume,
+    content: '',
+    token_name: 'main',
+    model_name: 'gpt-4o',
+    quota: 100,
+    prompt_tokens: 10,
+    completion_tokens: 5,
+    channel_id: 1,
+    other: JSON.stringify({ model_ratio: 1.25, admin_info: { use_channel: [1] } }),
+    ...p,
+  });
+
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, clock });
+    root = await t.createUser({ role: ROLE.root });
+    admin = await t.createUser({ role: ROLE.admin });
+    alice = await t.createUser();
+    bob = await t.createUser();
+    const rows: Insertable<LogsTable>[] = [];
+    // Alice: 25 consumption rows one minute apart, the newest 30 s ago; one top-up.
+    for (let i = 0; i < 25; i++) {
+      rows.push(
+        log(alice, {
+          created_at: NOW - 30 - i * 60,
+          model_name: i % 5 === 0 ? 'claude-3' : 'gpt-4o',
+          token_name: i < 10 ? 'laptop' : 'server',
+          channel_id: i % 2 === 0 ? 7 : 8,
+          quota: 1000 + i,
+          prompt_tokens: 100,
+          completion_tokens: 20,
+        }),
+      );
+    }
+    rows.push(log(alice, { type: LOG_TYPE.topup, created_at: NOW - 10, quota: 500000, content: 'top-up' }));
+    // Bob: three rows, one of them within the last minute.
+    rows.push(
+      log(bob, { created_at: NOW - 5, quota: 7, prompt_tokens: 1, completion_tokens: 1, channel_id: 9 }),
+    );
+    rows.push(log(bob, { created_at: NOW - 86400 * 40, quota: 3 }));
+    rows.push(log(bob, { created_at: NOW - 86400 * 50, quota: 3, other: 'not json' }));
+    await t.db.db.insertInto('logs').values(rows).execute();
+  });
+  afterAll(async () => t?.close());
+
+  const get = async <T>(as: Caller, url: string, query: Record<string, string | number> = {}) => {
+    const res = await t.call({
+      method: 'GET',
+      url,
+      as,
+      query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+    });
+    return { status: res.statusCode, body: res.json<Answer<T>>() };
+  };
+  const list = (as: Caller, url: string, query: Record<string, string | number> = {}) =>
+    get<Page<LogItem>>(as, url, query).then((r) => r.body.data);
+
+  it('pages every user’s logs newest first with 1-based pages and a total', async () => {
+    const first = await list(admin, '/api/log/', { p: 1, page_size: 10 });
+    expect(first).toMatchObject({ page: 1, page_size: 10, total: 29 });
+    expect(first.items).toHaveLength(10);
+    const all = [
+      ...first.items,
+      ...(await list(admin, '/api/log/', { p: 2, page_size: 10 })).items,
+      ...(await list(admin, '/api/log/', { p: 3, page_size: 10 })).items,
+    ];
+    expect(all).toHaveLength(29);
+    const times = all.map((r) => r.created_at);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(new Set(all.map((r) => r.id)).size).toBe(29);
+    expect(first.items[0]).toMatchObject({ username: bob.username, channel: 9, is_stream: false });
+    // Admins see the routing details.
+    expect(JSON.parse(first.items[0]?.other ?? '{}')).toHaveProperty('admin_info');
+    expect((await list(admin, '/api/log/', { p: 4, page_size: 10 })).items).toEqual([]);
+  });
+
+  it('filters by type, username, token, model, channel and time range', async () => {
+    const total = async (query: Record<string, string | number>) =>
+      (await list(admin, '/api/log/', query)).total;
+    expect(await total({ type: LOG_TYPE.topup })).toBe(1);
+    expect(await total({ type: LOG_TYPE.consume })).toBe(28);
+    expect(await total({ type: 0, username: bob.username })).toBe(3);
+    expect(await total({ token_name: 'laptop' })).toBe(10);
+    expect(await total({ model_name: 'claude-3' })).toBe(5);
+    expect(await total({ channel: 7 })).toBe(13);
+    expect(await total({ start_timestamp: NOW - 300, end_timestamp: NOW })).toBe(7);
+    expect(await total({ username: alice.username, model_name: 'gpt-4o', channel: 8 })).toBe(10);
+    expect(await total({ username: 'nobody' })).toBe(0);
+  });
+
+  it('shows a user only their own rows, without channel ids or admin details', async () => {
+    const mine = await list(alice, '/api/log/self/', { page_size: 100 });
+    expect(mine.total).toBe(26);
+    expect(mine.items.every((r) => r.user_id === alice.id)).toBe(true);
+    for (const item of mine.items) {
+      expect(item).not.toHaveProperty('channel');
+      expect(item.other).not.toContain('admin_info');
+    }
+    expect(JSON.parse(mine.items[1]?.other ?? '')).toEqual({ model_ratio: 1.25 });
+    // The admin-only filters cannot widen or probe a user's view.
+    expect((await list(alice, '/api/log/self/', { username: bob.username })).total).toBe(26);
+    expect((await list(alice, '/api/log/self/', { channel: 7 })).total).toBe(26);
+    const bobs = await list(bob, '/api/log/self', { page_size: 100 });
+    expect(bobs.total).toBe(3);
+    // Details that cannot be read are dropped rather than shown.
+    expect(bobs.items[2]?.other).toBe('');
+  });
+
+  it('refuses the all-users list and stats to a regular user', async () => {
+    expect((await get(alice, '/api/log/')).status).toBe(403);
+    expect((await get(alice, '/api/log/stat')).status).toBe(403);
+  });
+
+  it('sums consumption and counts the last minute for the stat badges', async () => {
+    const all = await get<LogStat>(admin, '/api/log/stat');
+    const aliceQuota = Array.from({ length: 25 }, (_, i) => 1000 + i).reduce((a, b) => a + b, 0);
+    // Top-ups are not consumption; rpm/tpm count rows of the last 60 s.
+    expect(all.body.data).toEqual({ quota: aliceQuota + 7 + 3 + 3, rpm: 2, tpm: 120 + 2 });
+    const filtered = await get<LogStat>(admin, '/api/log/stat', {
+      username: alice.username,
+      token_name: 'laptop',
+    });
+    expect(filtered.body.data).toEqual({
+      quota: Array.from({ length: 10 }, (_, i) => 1000 + i).reduce((a, b) => a + b, 0),
+      rpm: 1,
+      tpm: 120,
+    });
+    const self = await get<LogStat>(bob, '/api/log/self/stat', { username: alice.username });
+    expect(self.body.data).toEqual({ quota: 13, rpm: 1, tpm: 2 });
+    const empty = await get<LogStat>(bob, '/api/log/self/stat', { model_name: 'none' });
+    expect(empty.body.data).toEqual({ quota: 0, rpm: 0, tpm: 0 });
+  });
+
+  it('rejects malformed filters with a 400', async () => {
+    expect((await get(admin, '/api/log/', { start_timestamp: 'yesterday' })).status).toBe(400);
+    expect((await get(admin, '/api/log/', { type: 9 })).status).toBe(400);
+  });
+
+  it('works with a personal access token', async () => {
+    await t.db.db
+      .updateTable('users')
+      .set({ access_token: 'pat-logs-alice' })
+      .where('id', '=', alice.id)
+      .execute();
+    const res = await t.call({
+      method: 'GET',
+      url: '/api/log/self/',
+      headers: { authorization: 'pat-logs-alice' },
+    });
+    expect(res.json<Answer<Page<LogItem>>>().data.total).toBe(26);
+  });
+
+  it('purges logs older than the target time for the super admin only', async () => {
+    const target = NOW - 86400 * 45;
+    expect(
+      (await t.call({ method: 'DELETE', url: `/api/log/?target_timestamp=${target}`, as: admin })).statusCode,
+    ).toBe(403);
+    const missing = await t.call({ method: 'DELETE', url: '/api/log/', as: root });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toBe(MSG.selectLogTime);
+    const res = await t.call({ method: 'DELETE', url: `/api/log/?target_timestamp=${target}`, as: root });
+    expect(res.json<Answer<number>>().data).toBe(1);
+    expect((await list(admin, '/api/log/')).total).toBe(28);
+  });
+
+  it('deletes logs past LogRetentionDays in the background job, and keeps them when it is 0', async () => {
+    await t.app.ctx.options.set('LogRetentionDays', '0');
+    expect(await t.app.ctx.scheduler.runNow(LOG_RETENTION_JOB)).toBe(true);
+    expect((await list(admin, '/api/log/')).total).toBe(28);
+    await t.app.ctx.options.set('LogRetentionDays', '30');
+    expect(await t.app.ctx.scheduler.runNow(LOG_RETENTION_JOB)).toBe(true);
+    const left = await list(admin, '/api/log/', { page_size: 100 });
+    expect(left.total).toBe(27);
+    expect(left.items.every((r) => r.created_at >= NOW - 30 * 86400)).toBe(true);
+  });
+});

@@ -1,0 +1,68 @@
+// One small real chat call through a channel's adapter, for the console's "test channel" and the
+// background re-enable job. Bills nobody and writes nothing.
+import type { AppContext } from '../app-context.js';
+import type { ChannelRow } from '../db/tables.js';
+import type { IrRequest } from './ir/request.js';
+import { toRelayChannel } from './pipeline/channel-index.js';
+import { relayRuntime } from './pipeline/relay-runtime.js';
+import { readBody, toUpstreamFailure } from './pipeline/upstream-client.js';
+import { adapterFor } from './providers/registry.js';
+
+export interface ProbeResult {
+  ok: boolean;
+  /** Milliseconds from sending to the whole answer. */
+  timeMs: number;
+  message: string;
+}
+
+const PROBE_TIMEOUT_MS = 60_000;
+const FALLBACK_MODEL = 'gpt-4o-mini';
+
+const firstModel = (models: string): string | undefined =>
+  models
+    .split(',')
+    .map((m) => m.trim())
+    .find((m) => m !== '');
+
+export async function probeChannel(ctx: AppContext, row: ChannelRow, model?: string): Promise<ProbeResult> {
+  const adapter = adapterFor(row.type);
+  if (!adapter?.supports('chat')) {
+    return {
+      ok: false,
+      timeMs: 0,
+      message: `channels of type ${row.type} cannot be tested with a chat call yet`,
+    };
+  }
+  const channel = toRelayChannel(row);
+  const requested = model || row.test_model || firstModel(row.models) || FALLBACK_MODEL;
+  const upstreamModel = channel.modelMapping.get(requested) ?? requested;
+  const body = { model: requested, messages: [{ role: 'user', content: 'hi' }] };
+  const ir: IrRequest = { mode: 'chat', model: requested, stream: false, clientWantsUsage: false, body };
+  const started = Date.now();
+  const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+  try {
+    const res = await relayRuntime(ctx).upstream.send(
+      adapter.buildRequest(ir, channel, upstreamModel),
+      signal,
+      {
+        headersMs: PROBE_TIMEOUT_MS,
+        bodyMs: PROBE_TIMEOUT_MS,
+      },
+    );
+    const answer = await readBody(res.body, signal);
+    const timeMs = Date.now() - started;
+    if (res.status < 200 || res.status >= 300) {
+      return { ok: false, timeMs, message: adapter.parseError(res.status, answer).message };
+    }
+    try {
+      adapter.parseResponse(ir, answer);
+    } catch (error) {
+      return { ok: false, timeMs, message: `the upstream answer is not valid: ${(error as Error).message}` };
+    }
+    return { ok: true, timeMs, message: '' };
+  } catch (error) {
+    const failure = toUpstreamFailure(error, signal);
+    const message = signal.aborted ? `no answer within ${PROBE_TIMEOUT_MS / 1000}s` : failure.message;
+    return { ok: false, timeMs: Date.now() - started, message };
+  }
+}

@@ -1,0 +1,21 @@
+// What a provider's stream parser reports for each upstream event.
+import type { IrUsage } from './usage.js';
+
+export interface IrStreamEvent {
+  /** The event's exact bytes as the upstream sent them (SSE framing included). */
+  raw: Buffer;
+  /** The parsed data payload (one chunk in the adapter's wire format), when the event had one. */
+  chunk?: Readonly<Record<string, unknown>>;
+  /** The end-of-stream marker ([DONE] in the OpenAI format). */
+  done: boolean;
+  /** Generated text this event added (content, tool-call arguments), for counting when usage is missing. */
+  text: string;
+  /** Usage the event carried. */
+  usage?: IrUsage;
+  /** The event exists only to carry usage: left out for clients that did not ask for it. */
+  usageOnly: boolean;
+  /** The event says the generation finished (a finish reason), so a missing end marker is harmless. */
+  finished: boolean;
+  /** The upstream reported an error inside the stream, or sent an event that is not valid JSON. */
+  error?: string;
+}

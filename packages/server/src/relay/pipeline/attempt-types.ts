@@ -1,0 +1,38 @@
+// One try of a relay call on one channel, and what came of it.
+import type { IrRequest } from '../ir/request.js';
+import type { IrUsage } from '../ir/usage.js';
+import type { InboundFormat } from '../inbound/types.js';
+import type { ProviderAdapter } from '../providers/types.js';
+import type { RelayChannel } from './channel-index.js';
+import type { AttemptOutcome } from './circuit-breaker.js';
+import type { ClientSink } from './client-sink.js';
+import type { RelayRuntime } from './relay-runtime.js';
+import type { AttemptError } from './upstream-errors.js';
+
+export interface AttemptInput {
+  rt: RelayRuntime;
+  ir: IrRequest;
+  inbound: InboundFormat;
+  channel: RelayChannel;
+  adapter: ProviderAdapter;
+  upstreamModel: string;
+  sink: ClientSink;
+  startedMs: number;
+}
+
+export type AttemptResult =
+  /** The client received an answer (perhaps only part of a stream): the call is billed. */
+  | {
+      kind: 'delivered';
+      usage?: IrUsage;
+      /** Generated tokens counted locally, for when `usage` is missing. */
+      countCompletion(): Promise<number>;
+      firstResponseMs: number;
+      outcome: AttemptOutcome;
+      /** Why the answer is incomplete, when it is. */
+      note?: string;
+      /** Completes the answer to the client; called once the charge is written. */
+      finish(): void;
+    }
+  /** Nothing reached the client: another channel may be tried. */
+  | { kind: 'failed'; failure: AttemptError };

@@ -1,0 +1,65 @@
+// Taking a channel out of rotation when the circuit breaker trips (status 3 with the reason and time
+// in other_info), as the AutomaticDisableChannelEnabled option and the channel's auto_ban allow.
+import { CHANNEL_STATUS } from '@sluice/shared';
+import { syncAbilities } from '../../features/channels/abilities.js';
+import type { RelayRuntime } from './relay-runtime.js';
+import type { RelayChannel } from './channel-index.js';
+
+const parseObject = (text: string): Record<string, unknown> => {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+};
+
+const disabling = new WeakMap<RelayRuntime, Set<number>>();
+
+/** Disables the channel unless options or the channel forbid it. Returns whether it did. */
+export async function autoDisableChannel(
+  rt: RelayRuntime,
+  channel: RelayChannel,
+  reason: string,
+): Promise<boolean> {
+  const { ctx } = rt;
+  if (!ctx.options.get('AutomaticDisableChannelEnabled') || !channel.autoBan) return false;
+  let busy = disabling.get(rt);
+  if (!busy) disabling.set(rt, (busy = new Set()));
+  if (busy.has(channel.id)) return false;
+  busy.add(channel.id);
+  try {
+    const done = await ctx.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('channels')
+        .selectAll()
+        .where('id', '=', channel.id)
+        .executeTakeFirst();
+      if (!row || row.status !== CHANNEL_STATUS.enabled) return false;
+      const otherInfo = JSON.stringify({
+        ...parseObject(row.other_info),
+        status_reason: reason,
+        status_time: ctx.clock.now(),
+      });
+      const updated = await trx
+        .updateTable('channels')
+        .set({ status: CHANNEL_STATUS.autoDisabled, other_info: otherInfo })
+        .where('id', '=', channel.id)
+        .where('status', '=', CHANNEL_STATUS.enabled)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return false;
+      await syncAbilities(trx, { ...row, status: CHANNEL_STATUS.autoDisabled });
+      return true;
+    });
+    if (done) {
+      rt.breaker.forget(channel.id);
+      rt.logger.warn({ channelId: channel.id, reason }, 'channel disabled automatically');
+      ctx.bus.publish('channels');
+    }
+    return done;
+  } finally {
+    busy.delete(channel.id);
+  }
+}

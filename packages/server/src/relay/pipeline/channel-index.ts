@@ -1,0 +1,159 @@
+// The channel index the relay selects from: group → model → priority tiers of enabled channels,
+// built from the abilities and channels tables. Pure: building and picking do no I/O.
+import { CHANNEL_STATUS } from '@sluice/shared';
+import type { ChannelRow } from '../../db/tables.js';
+import type { RelayMode } from '../ir/request.js';
+import { canServe } from '../providers/registry.js';
+import type { ChannelTarget } from '../providers/types.js';
+
+export interface RelayChannel extends ChannelTarget {
+  id: number;
+  name: string;
+  status: number;
+  priority: number;
+  weight: number;
+  autoBan: boolean;
+  /** Requested model → upstream model (the channel's model_mapping). */
+  modelMapping: ReadonlyMap<string, string>;
+  /** Upstream status → status the client sees (the channel's status_code_mapping). */
+  statusCodeMapping: ReadonlyMap<number, number>;
+  otherInfo: string;
+}
+
+export interface AbilityEntry {
+  group: string;
+  model: string;
+  channel_id: number;
+  enabled: number;
+  priority: number;
+  weight: number;
+}
+
+interface TierMember {
+  channel: RelayChannel;
+  weight: number;
+}
+
+/** Channels of one priority; a retry leaves a tier only when every member has failed. */
+export interface Tier {
+  priority: number;
+  members: TierMember[];
+}
+
+export interface ChannelIndex {
+  byId: ReadonlyMap<number, RelayChannel>;
+  tiers(group: string, model: string): readonly Tier[];
+}
+
+function parseJsonObject(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+export function parseModelMapping(text: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [from, to] of Object.entries(parseJsonObject(text))) {
+    if (typeof to === 'string' && to !== '') map.set(from, to);
+  }
+  return map;
+}
+
+export function parseStatusCodeMapping(text: string): Map<number, number> {
+  const map = new Map<number, number>();
+  for (const [from, to] of Object.entries(parseJsonObject(text))) {
+    const source = Number(from);
+    const target = Number(to);
+    if (Number.isInteger(source) && Number.isInteger(target) && target >= 100 && target <= 599) {
+      map.set(source, target);
+    }
+  }
+  return map;
+}
+
+export function toRelayChannel(row: ChannelRow): RelayChannel {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    type: row.type,
+    key: row.key,
+    baseUrl: row.base_url,
+    organization: row.openai_organization,
+    other: row.other,
+    status: row.status,
+    priority: Number(row.priority),
+    weight: Number(row.weight),
+    autoBan: row.auto_ban === 1,
+    modelMapping: parseModelMapping(row.model_mapping),
+    statusCodeMapping: parseStatusCodeMapping(row.status_code_mapping),
+    otherInfo: row.other_info,
+  };
+}
+
+export function buildChannelIndex(
+  channels: readonly ChannelRow[],
+  abilities: readonly AbilityEntry[],
+): ChannelIndex {
+  const byId = new Map<number, RelayChannel>();
+  for (const row of channels) byId.set(Number(row.id), toRelayChannel(row));
+  const groups = new Map<string, Map<string, Tier[]>>();
+  for (const ability of abilities) {
+    const channel = byId.get(Number(ability.channel_id));
+    if (!channel || ability.enabled !== 1 || channel.status !== CHANNEL_STATUS.enabled) continue;
+    let models = groups.get(ability.group);
+    if (!models) groups.set(ability.group, (models = new Map()));
+    let tiers = models.get(ability.model);
+    if (!tiers) models.set(ability.model, (tiers = []));
+    const priority = Number(ability.priority);
+    let tier = tiers.find((t) => t.priority === priority);
+    if (!tier) tiers.push((tier = { priority, members: [] }));
+    tier.members.push({ channel, weight: Math.max(0, Number(ability.weight)) });
+  }
+  for (const models of groups.values()) {
+    for (const tiers of models.values()) tiers.sort((a, b) => b.priority - a.priority);
+  }
+  return {
+    byId,
+    tiers: (group, model) => groups.get(group)?.get(model) ?? [],
+  };
+}
+
+export interface PickOptions {
+  group: string;
+  model: string;
+  mode: RelayMode;
+  /** Channels already tried in this request. */
+  exclude: ReadonlySet<number>;
+  /** In [0, 1); Math.random unless a test fixes it. */
+  random?: () => number;
+}
+
+/** Highest tier that still has an untried channel; weighted random inside it (all zero = uniform). */
+export function pickChannel(index: ChannelIndex, opts: PickOptions): RelayChannel | undefined {
+  const random = opts.random ?? Math.random;
+  for (const tier of index.tiers(opts.group, opts.model)) {
+    const candidates = tier.members.filter(
+      (m) => !opts.exclude.has(m.channel.id) && canServe(m.channel.type, opts.mode),
+    );
+    if (candidates.length === 0) continue;
+    const total = candidates.reduce((sum, m) => sum + m.weight, 0);
+    if (total === 0) return candidates[Math.floor(random() * candidates.length)]?.channel;
+    let point = random() * total;
+    for (const member of candidates) {
+      point -= member.weight;
+      if (point < 0) return member.channel;
+    }
+    return candidates[candidates.length - 1]?.channel;
+  }
+  return undefined;
+}
+
+/** Whether any channel could serve this group and model (for a clear 503 before any reservation). */
+export const hasChannel = (index: ChannelIndex, group: string, model: string, mode: RelayMode): boolean =>
+  pickChannel(index, { group, model, mode, exclude: new Set(), random: () => 0 }) !== undefined;

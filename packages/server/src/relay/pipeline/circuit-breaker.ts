@@ -1,0 +1,85 @@
+// Decides when a channel should be taken out of rotation: at once on a definitive error (the
+// upstream rejected the channel's key or its account has no quota left), or when its error rate over
+// a sliding window crosses a threshold. Pure bookkeeping; the caller does the disabling.
+
+export interface BreakerSettings {
+  windowMs: number;
+  /** Fewer calls than this in the window never trip on rate alone. */
+  minCalls: number;
+  /** Fraction of failed calls in the window that trips the breaker. */
+  errorRate: number;
+}
+
+export const DEFAULT_BREAKER: BreakerSettings = { windowMs: 60_000, minCalls: 10, errorRate: 0.5 };
+
+export type AttemptOutcome =
+  | { ok: true }
+  | { ok: false; definitive: boolean; reason: string }
+  /** Neither the channel's success nor its fault (a client error, a rate limit). */
+  | { ok: null };
+
+const BUCKETS = 6;
+
+interface Window {
+  /** Start time of each bucket, and its counts. */
+  starts: number[];
+  calls: number[];
+  failures: number[];
+}
+
+export interface CircuitBreaker {
+  /** Returns the reason to disable the channel now, if this outcome trips it. */
+  record(channelId: number, outcome: AttemptOutcome, nowMs: number): string | undefined;
+  forget(channelId: number): void;
+}
+
+export function createCircuitBreaker(settings: BreakerSettings = DEFAULT_BREAKER): CircuitBreaker {
+  const windows = new Map<number, Window>();
+  const bucketMs = settings.windowMs / BUCKETS;
+
+  function bucketFor(w: Window, nowMs: number): number {
+    const start = nowMs - (nowMs % bucketMs);
+    const slot = Math.floor(start / bucketMs) % BUCKETS;
+    if (w.starts[slot] !== start) {
+      w.starts[slot] = start;
+      w.calls[slot] = 0;
+      w.failures[slot] = 0;
+    }
+    return slot;
+  }
+
+  return {
+    record(channelId, outcome, nowMs) {
+      if (outcome.ok === null) return undefined;
+      if (outcome.ok === false && outcome.definitive) return outcome.reason;
+      let w = windows.get(channelId);
+      if (!w) {
+        w = {
+          starts: Array(BUCKETS).fill(-1),
+          calls: Array(BUCKETS).fill(0),
+          failures: Array(BUCKETS).fill(0),
+        };
+        windows.set(channelId, w);
+      }
+      const slot = bucketFor(w, nowMs);
+      w.calls[slot] = (w.calls[slot] ?? 0) + 1;
+      if (outcome.ok) return undefined;
+      w.failures[slot] = (w.failures[slot] ?? 0) + 1;
+      let calls = 0;
+      let failures = 0;
+      for (let i = 0; i < BUCKETS; i++) {
+        if ((w.starts[i] ?? -1) > nowMs - settings.windowMs) {
+          calls += w.calls[i] ?? 0;
+          failures += w.failures[i] ?? 0;
+        }
+      }
+      if (calls >= settings.minCalls && failures / calls >= settings.errorRate) {
+        return `${failures} of the last ${calls} calls failed within ${settings.windowMs / 1000}s; last error: ${outcome.reason}`;
+      }
+      return undefined;
+    },
+    forget(channelId) {
+      windows.delete(channelId);
+    },
+  };
+}

@@ -1,0 +1,259 @@
+// A relay call from authenticated caller to settled bill: price the model, check a channel exists,
+// hold quota, try channels (retrying on others, never the same one twice), then settle exactly from
+// the usage and log — or refund the hold and log the error.
+import { quotaFor } from '@sluice/shared';
+import type { Pricing } from '@sluice/shared';
+import { reserveQuota, settleQuota } from '../../billing/ledger.js';
+import type { Hold } from '../../billing/ledger.js';
+import { resolvePricing, reservationQuota } from '../../billing/pricing.js';
+import { consumeLogRow, errorLogRow } from '../../billing/usage-log.js';
+import type { CallIdentity } from '../../billing/usage-log.js';
+import { RelayError } from '../ir/errors.js';
+import type { IrError } from '../ir/errors.js';
+import type { IrRequest } from '../ir/request.js';
+import type { IrUsage } from '../ir/usage.js';
+import type { InboundFormat } from '../inbound/types.js';
+import { adapterFor } from '../providers/registry.js';
+import type { RelayCaller } from '../auth/relay-auth.js';
+import { refuseShortQuota } from '../auth/relay-auth.js';
+import { attemptChannel } from './attempt.js';
+import type { AttemptResult } from './attempt-types.js';
+import { autoDisableChannel } from './channel-health.js';
+import { hasChannel, pickChannel } from './channel-index.js';
+import type { ChannelIndex, RelayChannel } from './channel-index.js';
+import type { AttemptOutcome } from './circuit-breaker.js';
+import type { ClientSink } from './client-sink.js';
+import type { RelayRuntime } from './relay-runtime.js';
+import type { AttemptError } from './upstream-errors.js';
+
+export interface RelayCallInput {
+  rt: RelayRuntime;
+  inbound: InboundFormat;
+  ir: IrRequest;
+  caller: RelayCaller;
+  sink: ClientSink;
+  startedMs: number;
+  requestId: string;
+}
+
+async function firstChannel(input: RelayCallInput, index: ChannelIndex): Promise<RelayChannel | undefined> {
+  const { caller, ir } = input;
+  if (caller.pinnedChannelId === undefined) {
+    if (!hasChannel(index, caller.group, ir.model, ir.mode)) {
+      throw new RelayError(
+        503,
+        `no channel is available for model ${ir.model} in group ${caller.group}`,
+        'model_not_available',
+        'server_error',
+      );
+    }
+    return undefined;
+  }
+  const pinned = index.byId.get(caller.pinnedChannelId);
+  if (!pinned)
+    throw new RelayError(403, `channel ${caller.pinnedChannelId} does not exist`, 'channel_not_found');
+  if (pinned.status !== 1) throw new RelayError(403, `channel ${pinned.id} is disabled`, 'channel_disabled');
+  if (!adapterFor(pinned.type)?.supports(ir.mode)) {
+    throw new RelayError(400, `channel ${pinned.id} cannot serve this endpoint`, 'channel_unsupported');
+  }
+  return pinned;
+}
+
+async function recordOutcome(
+  rt: RelayRuntime,
+  channel: RelayChannel,
+  outcome: AttemptOutcome,
+): Promise<void> {
+  const reason = rt.breaker.record(channel.id, outcome, Date.now());
+  if (reason === undefined) return;
+  await autoDisableChannel(rt, channel, reason).catch((error: unknown) =>
+    rt.logger.error({ err: error, channelId: channel.id }, 'could not disable a failing channel'),
+  );
+}
+
+export async function runRelayCall(input: RelayCallInput): Promise<void> {
+  const { rt, inbound, ir, caller, sink } = input;
+  const { options } = rt.ctx;
+  const pricing = resolvePricing(options, ir.model, caller.group);
+  const pinned = await firstChannel(input, await rt.channels.index());
+
+  const amount = reservationQuota(
+    pricing,
+    inbound.estimatePromptTokens(ir),
+    ir.maxTokens,
+    options.get('PreConsumedQuota'),
+  );
+  const hold: Hold = { userId: caller.userId, tokenId: caller.token?.id ?? null, amount };
+  const reserved = await reserveQuota(rt.ctx.db, hold);
+  if (!reserved.ok) throw await refuseShortQuota(rt, caller, reserved.short, amount);
+  if (hold.tokenId !== null) rt.credentials.moveTokenQuota(hold.tokenId, -amount);
+
+  const tried: number[] = [];
+  let lastFailure: AttemptError | undefined;
+  try {
+    const attempts = pinned ? 1 : 1 + options.get('RetryTimes');
+    for (let i = 0; i < attempts && !sink.signal.aborted; i++) {
+      const channel =
+        pinned ??
+        pickChannel(await rt.channels.index(), {
+          group: caller.group,
+          model: ir.model,
+          mode: ir.mode,
+          exclude: new Set(tried),
+        });
+      const adapter = channel && adapterFor(channel.type);
+      if (!channel || !adapter) break;
+      tried.push(channel.id);
+      const upstreamModel = channel.modelMapping.get(ir.model) ?? ir.model;
+      const result = await attemptChannel({ ...input, channel, adapter, upstreamModel });
+      if (result.kind === 'delivered') {
+        await recordOutcome(rt, channel, result.outcome);
+        await settleDelivered(input, { hold, pricing, channel, upstreamModel, tried, result });
+        return;
+      }
+      lastFailure = result.failure;
+      await recordOutcome(rt, channel, result.failure.outcome);
+      if (!result.failure.retry) break;
+    }
+  } catch (error) {
+    // A fault of our own: the hold must not stay taken.
+    await refund(input, hold, tried, {
+      status: 500,
+      message: 'internal error',
+      type: 'server_error',
+      code: null,
+    });
+    throw error;
+  }
+
+  const error: IrError = sink.signal.aborted
+    ? {
+        status: 499,
+        message: 'the client closed the connection',
+        type: 'client_error',
+        code: 'client_closed',
+      }
+    : (lastFailure?.error ?? {
+        status: 503,
+        message: `no channel is available for model ${ir.model} in group ${caller.group}`,
+        type: 'server_error',
+        code: 'model_not_available',
+      });
+  await refund(input, hold, tried, error);
+  sink.sendJson(
+    error.status,
+    JSON.stringify(
+      inbound.errorBody({ ...error, message: `${error.message} (request id: ${input.requestId})` }),
+    ),
+  );
+}
+
+const identity = (input: RelayCallInput): CallIdentity => ({
+  userId: input.caller.userId,
+  username: input.caller.username,
+  tokenId: input.caller.token?.id ?? 0,
+  tokenName: input.caller.token?.name ?? '',
+  group: input.caller.group,
+  model: input.ir.model,
+  ip: input.caller.ip,
+  isStream: input.ir.stream,
+});
+
+async function finalUsage(
+  input: RelayCallInput,
+  result: Extract<AttemptResult, { kind: 'delivered' }>,
+): Promise<IrUsage> {
+  if (result.usage) return result.usage;
+  const [promptTokens, completionTokens] = await Promise.all([
+    input.inbound.countPromptTokens(input.ir),
+    result.countCompletion(),
+  ]);
+  return { promptTokens, completionTokens, cachedTokens: 0 };
+}
+
+async function settleDelivered(
+  input: RelayCallInput,
+  s: {
+    hold: Hold;
+    pricing: Pricing;
+    channel: RelayChannel;
+    upstreamModel: string;
+    tried: number[];
+    result: Extract<AttemptResult, { kind: 'delivered' }>;
+  },
+): Promise<void> {
+  const { rt } = input;
+  const { options } = rt.ctx;
+  try {
+    const usage = await finalUsage(input, s.result);
+    const quota = quotaFor(usage, s.pricing);
+    const endedMs = Date.now();
+    const who = identity(input);
+    const log = options.get('LogConsumeEnabled')
+      ? consumeLogRow({
+          who,
+          timing: { startedMs: input.startedMs, endedMs, firstResponseMs: s.result.firstResponseMs },
+          pricing: s.pricing,
+          usage,
+          quota,
+          channelId: s.channel.id,
+          channelsTried: s.tried,
+          upstreamModel: s.upstreamModel,
+          ...(s.result.note ? { note: s.result.note } : {}),
+        })
+      : undefined;
+    const now = Math.floor(endedMs / 1000);
+    await settleQuota(rt.ctx.db, {
+      hold: s.hold,
+      quota,
+      channelId: s.channel.id,
+      countRequest: true,
+      now,
+      ...(log ? { log } : {}),
+    });
+    if (s.hold.tokenId !== null) rt.credentials.moveTokenQuota(s.hold.tokenId, s.hold.amount - quota);
+    if (options.get('DataExportEnabled')) {
+      rt.quotaData.record({
+        userId: who.userId,
+        username: who.username,
+        modelName: who.model,
+        at: now,
+        tokens: usage.promptTokens + usage.completionTokens,
+        quota,
+      });
+    }
+  } catch (error) {
+    rt.logger.error({ err: error, userId: input.caller.userId }, 'could not settle a relay call');
+  } finally {
+    s.result.finish();
+  }
+}
+
+async function refund(input: RelayCallInput, hold: Hold, tried: number[], error: IrError): Promise<void> {
+  const { rt } = input;
+  const endedMs = Date.now();
+  const log =
+    rt.ctx.options.get('LogConsumeEnabled') && tried.length > 0
+      ? errorLogRow({
+          who: identity(input),
+          timing: { startedMs: input.startedMs, endedMs },
+          message: error.message,
+          status: error.status,
+          channelId: tried[tried.length - 1] ?? 0,
+          channelsTried: tried,
+        })
+      : undefined;
+  try {
+    await settleQuota(rt.ctx.db, {
+      hold,
+      quota: 0,
+      channelId: 0,
+      countRequest: false,
+      now: Math.floor(endedMs / 1000),
+      ...(log ? { log } : {}),
+    });
+    if (hold.tokenId !== null) rt.credentials.moveTokenQuota(hold.tokenId, hold.amount);
+  } catch (err) {
+    rt.logger.error({ err, userId: input.caller.userId }, 'could not refund a failed relay call');
+  }
+}

@@ -1,0 +1,68 @@
+// Everything the relay keeps between calls, one per app: the upstream connection pools, the
+// credential and channel caches, the circuit breaker and the usage-statistics recorder.
+import type { AppContext } from '../../app-context.js';
+import { createQuotaDataRecorder } from '../../billing/quota-data.js';
+import type { QuotaDataRecorder } from '../../billing/quota-data.js';
+import { createCredentialCache } from '../auth/credential-cache.js';
+import type { CredentialCache } from '../auth/credential-cache.js';
+import { createChannelStore } from './channel-store.js';
+import type { ChannelStore } from './channel-store.js';
+import { createCircuitBreaker } from './circuit-breaker.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+import { createUpstreamClient, relayTimeoutsFromEnv } from './upstream-client.js';
+import type { UpstreamClient } from './upstream-client.js';
+
+export interface RelayLogger {
+  error(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface RelayRuntime {
+  ctx: AppContext;
+  upstream: UpstreamClient;
+  credentials: CredentialCache;
+  channels: ChannelStore;
+  breaker: CircuitBreaker;
+  quotaData: QuotaDataRecorder;
+  logger: RelayLogger;
+  /** Runs `stop` when the runtime closes (timers of background work). */
+  onClose(stop: () => void): void;
+  close(): Promise<void>;
+}
+
+const runtimes = new WeakMap<AppContext, RelayRuntime>();
+
+const silent: RelayLogger = { error: () => undefined, warn: () => undefined };
+
+/** The app's relay runtime, created on first use. */
+export function relayRuntime(ctx: AppContext, logger: RelayLogger = silent): RelayRuntime {
+  const existing = runtimes.get(ctx);
+  if (existing) return existing;
+  const upstream = createUpstreamClient(relayTimeoutsFromEnv(process.env));
+  const credentials = createCredentialCache(ctx.db, ctx.bus);
+  const stops: Array<() => void> = [];
+  const runtime: RelayRuntime = {
+    ctx,
+    upstream,
+    credentials,
+    channels: createChannelStore(ctx.db, ctx.bus, (error) =>
+      runtime.logger.error({ err: error }, 'could not load the channel index'),
+    ),
+    breaker: createCircuitBreaker(),
+    quotaData: createQuotaDataRecorder(ctx.db, ctx.dialect),
+    logger,
+    onClose: (stop) => stops.push(stop),
+    async close() {
+      runtimes.delete(ctx);
+      for (const stop of stops.splice(0)) stop();
+      credentials.close();
+      runtime.channels.close();
+      await runtime.quotaData.flush().catch((error: unknown) => {
+        runtime.logger.error({ err: error }, 'could not write usage statistics');
+      });
+      await upstream.close();
+    },
+  };
+  runtimes.set(ctx, runtime);
+  return runtime;
+}

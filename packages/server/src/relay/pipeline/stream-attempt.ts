@@ -1,0 +1,112 @@
+// The stream path: upstream events go to the client as they arrive, in their own bytes when the
+// formats match. The client's headers wait for the first real event, so a channel that fails before
+// answering can still be swapped for another; after that, a break is told inside the stream and the
+// call is billed for what was produced.
+import { CompletionCounter } from '../../billing/token-counter.js';
+import type { IrStreamEvent } from '../ir/stream.js';
+import type { IrUsage } from '../ir/usage.js';
+import type { AttemptInput, AttemptResult } from './attempt-types.js';
+import type { AttemptOutcome } from './circuit-breaker.js';
+import { UpstreamFailure, toUpstreamFailure } from './upstream-client.js';
+import type { UpstreamResponse } from './upstream-client.js';
+import { judgeBadAnswer, judgeFailure } from './upstream-errors.js';
+
+export async function relayStream(input: AttemptInput, res: UpstreamResponse): Promise<AttemptResult> {
+  const { ir, inbound, adapter, sink, startedMs } = input;
+  const parser = adapter.createStreamParser(ir);
+  const counter = new CompletionCounter(ir.model);
+  let usage: IrUsage | undefined;
+  let finished = false;
+  let done = false;
+  let problem: string | undefined;
+  let firstResponseMs = -1;
+  /** Comments (keep-alives) that came before the first event. */
+  let held: Buffer[] = [];
+
+  const open = async () => {
+    sink.startStream();
+    firstResponseMs = Date.now() - startedMs;
+    for (const raw of held) await sink.write(raw);
+    held = [];
+  };
+
+  /** False when the stream is over (end marker or error). */
+  const handle = async (event: IrStreamEvent): Promise<boolean> => {
+    if (event.error !== undefined) {
+      problem = event.error;
+      return false;
+    }
+    if (event.usage) usage = event.usage;
+    counter.add(event.text);
+    if (event.finished) finished = true;
+    if (event.usageOnly && !ir.clientWantsUsage) return true;
+    if (!sink.streaming) {
+      if (!event.done && event.chunk === undefined) {
+        held.push(event.raw);
+        return true;
+      }
+      await open();
+    }
+    await sink.write(event.raw);
+    if (event.done) done = true;
+    return !event.done;
+  };
+
+  let failure: UpstreamFailure | undefined;
+  try {
+    reading: for await (const chunk of res.body) {
+      for (const event of parser.push(chunk as Buffer)) {
+        if (!(await handle(event))) break reading;
+      }
+    }
+    if (!done && problem === undefined) {
+      for (const event of parser.end()) if (!(await handle(event))) break;
+    }
+  } catch (error) {
+    failure = toUpstreamFailure(error, sink.signal);
+  }
+
+  // A finish reason or usage means the answer is whole even if the end marker never came.
+  const complete = done || ((finished || usage !== undefined) && problem === undefined);
+  const clientGone = sink.signal.aborted;
+
+  if (!sink.streaming) {
+    if (clientGone) {
+      return {
+        kind: 'failed',
+        failure: judgeFailure(new UpstreamFailure('aborted', 'the client went away')),
+      };
+    }
+    if (!complete) {
+      if (failure) return { kind: 'failed', failure: judgeFailure(failure) };
+      const why = problem ?? 'the upstream closed the stream without answering';
+      return { kind: 'failed', failure: judgeBadAnswer(why) };
+    }
+    await open();
+  }
+
+  let outcome: AttemptOutcome = { ok: true };
+  let note: string | undefined;
+  if (complete) {
+    if (!done) await sink.write(inbound.streamEnd);
+  } else if (clientGone) {
+    note = 'the client disconnected before the stream ended';
+    outcome = { ok: null };
+  } else {
+    const message = problem ?? failure?.message ?? 'the upstream closed the stream before it finished';
+    note = `the stream broke off: ${message}`;
+    outcome = { ok: false, definitive: false, reason: message };
+    await sink.write(
+      inbound.streamError({ status: 502, message, type: 'upstream_error', code: 'stream_interrupted' }),
+    );
+  }
+  return {
+    kind: 'delivered',
+    ...(usage ? { usage } : {}),
+    countCompletion: () => counter.total(),
+    firstResponseMs,
+    outcome,
+    ...(note ? { note } : {}),
+    finish: () => sink.end(),
+  };
+}

@@ -1,0 +1,82 @@
+// Reading OpenAI-format answers: usage, generated text and error details.
+import type { IrUsage } from '../../ir/usage.js';
+import type { ParsedResponse, UpstreamErrorInfo } from '../types.js';
+
+type Json = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const count = (v: unknown): number =>
+  typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.round(v) : 0;
+
+/** OpenAI's usage object; cached tokens are already inside prompt_tokens. */
+export function readUsage(value: unknown): IrUsage | undefined {
+  if (!isRecord(value)) return undefined;
+  const details = isRecord(value.prompt_tokens_details) ? value.prompt_tokens_details : {};
+  return {
+    promptTokens: count(value.prompt_tokens),
+    completionTokens: count(value.completion_tokens),
+    cachedTokens: count(details.cached_tokens),
+  };
+}
+
+function toolCallText(calls: unknown): string {
+  if (!Array.isArray(calls)) return '';
+  let text = '';
+  for (const call of calls) {
+    if (!isRecord(call) || !isRecord(call.function)) continue;
+    const fn = call.function;
+    if (typeof fn.name === 'string') text += fn.name;
+    if (typeof fn.arguments === 'string') text += fn.arguments;
+  }
+  return text;
+}
+
+/** The generated text in a message or a stream delta: content, reasoning and tool-call arguments. */
+function messageText(message: unknown): string {
+  if (!isRecord(message)) return '';
+  let text = '';
+  if (typeof message.content === 'string') text += message.content;
+  if (typeof message.reasoning_content === 'string') text += message.reasoning_content;
+  return text + toolCallText(message.tool_calls);
+}
+
+/** Generated text of a whole answer or of one stream chunk (chat `message`/`delta`, completions `text`). */
+export function choicesText(choices: unknown): string {
+  if (!Array.isArray(choices)) return '';
+  let text = '';
+  for (const choice of choices) {
+    if (!isRecord(choice)) continue;
+    if (typeof choice.text === 'string') text += choice.text;
+    text += messageText(choice.message) + messageText(choice.delta);
+  }
+  return text;
+}
+
+export function parseOpenAiResponse(body: Buffer): ParsedResponse {
+  const parsed: unknown = JSON.parse(body.toString('utf8'));
+  if (!isRecord(parsed)) throw new Error('the answer is not a JSON object');
+  if (!Array.isArray(parsed.choices)) throw new Error('the answer has no choices');
+  const usage = readUsage(parsed.usage);
+  return { ...(usage ? { usage } : {}), text: choicesText(parsed.choices), body };
+}
+
+const MAX_ERROR_TEXT = 500;
+
+export function parseOpenAiError(status: number, body: Buffer): UpstreamErrorInfo {
+  const text = body.toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const error = isRecord(parsed) ? (isRecord(parsed.error) ? parsed.error : parsed) : undefined;
+  const message = error && typeof error.message === 'string' ? error.message : '';
+  const trimmed = text.trim().slice(0, MAX_ERROR_TEXT);
+  return {
+    message: message || (trimmed ? `upstream answered ${status}: ${trimmed}` : `upstream answered ${status}`),
+    type: error && typeof error.type === 'string' ? error.type : 'upstream_error',
+    code:
+      error && (typeof error.code === 'string' || typeof error.code === 'number') ? String(error.code) : null,
+  };
+}

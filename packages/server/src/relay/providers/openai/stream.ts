@@ -1,0 +1,56 @@
+// OpenAI-format streams: one JSON chunk per SSE event, `[DONE]` at the end, usage in a last event
+// with no choices when stream_options.include_usage is set. Each event is parsed once (to meter it and
+// to catch a broken upstream) and forwarded as the bytes it came in.
+import type { IrStreamEvent } from '../../ir/stream.js';
+import { SseDecoder } from '../../sse.js';
+import type { SseEvent } from '../../sse.js';
+import type { StreamParser } from '../types.js';
+import { choicesText, readUsage } from './response.js';
+
+const DONE = Buffer.from('[DONE]');
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function hasFinishReason(choices: unknown): boolean {
+  return (
+    Array.isArray(choices) &&
+    choices.some((c) => isRecord(c) && typeof c.finish_reason === 'string' && c.finish_reason !== '')
+  );
+}
+
+export function toOpenAiEvent(event: SseEvent): IrStreamEvent {
+  const base = { raw: event.raw, done: false, text: '', usageOnly: false, finished: false };
+  const data = event.data;
+  if (data === undefined || data.length === 0) return base;
+  if (data.equals(DONE)) return { ...base, done: true };
+  let chunk: unknown;
+  try {
+    chunk = JSON.parse(data.toString('utf8'));
+  } catch {
+    return { ...base, error: 'the upstream sent an event that is not valid JSON' };
+  }
+  if (!isRecord(chunk)) return { ...base, error: 'the upstream sent an event that is not a JSON object' };
+  if (isRecord(chunk.error)) {
+    const message = typeof chunk.error.message === 'string' ? chunk.error.message : 'upstream error';
+    return { ...base, chunk, error: message };
+  }
+  const usage = readUsage(chunk.usage);
+  const choices = chunk.choices;
+  return {
+    ...base,
+    chunk,
+    text: choicesText(choices),
+    ...(usage ? { usage } : {}),
+    usageOnly: usage !== undefined && Array.isArray(choices) && choices.length === 0,
+    finished: hasFinishReason(choices),
+  };
+}
+
+export function createOpenAiStreamParser(): StreamParser {
+  const decoder = new SseDecoder();
+  return {
+    push: (chunk) => decoder.push(chunk).map(toOpenAiEvent),
+    end: () => decoder.end().map(toOpenAiEvent),
+  };
+}

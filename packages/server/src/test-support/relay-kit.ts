@@ -1,0 +1,120 @@
+// Helpers for relay tests: channels, tokens and options written straight to the database (and
+// announced on the cache bus, as the console's writers do), a real listening socket, and balances.
+import type { AddressInfo } from 'node:net';
+import { CHANNEL_STATUS } from '@sluice/shared';
+import { syncAbilities } from '../features/channels/abilities.js';
+import { insertId } from '../db/insert-id.js';
+import type { ChannelsTable, TokensTable } from '../db/tables.js';
+import type { Insertable } from 'kysely';
+import { randomString } from '../platform/random.js';
+import type { TestApp } from './test-app.js';
+
+export async function addChannel(
+  t: TestApp,
+  fields: Partial<Insertable<ChannelsTable>> & { base_url: string },
+): Promise<number> {
+  const values: Insertable<ChannelsTable> = {
+    type: 1,
+    name: `channel ${randomString(4)}`,
+    key: `ch-${randomString(12)}`,
+    status: CHANNEL_STATUS.enabled,
+    models: 'gpt-4o-mini',
+    group: 'default',
+    other: '',
+    model_mapping: '',
+    status_code_mapping: '',
+    other_info: '',
+    setting: '',
+    ...fields,
+  };
+  const id = await insertId(t.db.db.insertInto('channels').values(values), t.db.dialect);
+  const row = await t.db.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  await syncAbilities(t.db.db, row);
+  t.app.ctx.bus.publish('channels');
+  return id;
+}
+
+export interface TestToken {
+  id: number;
+  /** As a client sends it: sk- + 48 characters. */
+  key: string;
+}
+
+export async function addToken(
+  t: TestApp,
+  userId: number,
+  fields: Partial<Insertable<TokensTable>> = {},
+): Promise<TestToken> {
+  const key = randomString(48);
+  const id = await insertId(
+    t.db.db.insertInto('tokens').values({
+      user_id: userId,
+      key,
+      name: `token ${randomString(4)}`,
+      remain_quota: 1_000_000,
+      model_limits: '',
+      allow_ips: '',
+      expired_time: -1,
+      ...fields,
+    }),
+    t.db.dialect,
+  );
+  return { id, key: `sk-${key}` };
+}
+
+export async function setOptions(
+  t: TestApp,
+  values: Record<string, string | number | boolean | object>,
+): Promise<void> {
+  for (const [key, value] of Object.entries(values)) {
+    await t.app.ctx.options.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  await t.app.ctx.options.reload();
+}
+
+/** Starts listening on 127.0.0.1 (port 0) and returns the base URL. */
+export async function listen(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+export interface Balances {
+  userQuota: number;
+  userUsed: number;
+  requestCount: number;
+  tokenRemain: number;
+  tokenUsed: number;
+  channelUsed: number;
+  logQuota: number;
+}
+
+export async function balances(
+  t: TestApp,
+  ids: { userId: number; tokenId: number; channelIds: number[] },
+): Promise<Balances> {
+  const db = t.db.db;
+  const user = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', ids.userId)
+    .executeTakeFirstOrThrow();
+  const token = await db
+    .selectFrom('tokens')
+    .selectAll()
+    .where('id', '=', ids.tokenId)
+    .executeTakeFirstOrThrow();
+  const channels = ids.channelIds.length
+    ? await db.selectFrom('channels').select('used_quota').where('id', 'in', ids.channelIds).execute()
+    : [];
+  const logs = await db.selectFrom('logs').select('quota').where('user_id', '=', ids.userId).execute();
+  return {
+    userQuota: Number(user.quota),
+    userUsed: Number(user.used_quota),
+    requestCount: Number(user.request_count),
+    tokenRemain: Number(token.remain_quota),
+    tokenUsed: Number(token.used_quota),
+    channelUsed: channels.reduce((sum, c) => sum + Number(c.used_quota), 0),
+    logQuota: logs.reduce((sum, l) => sum + Number(l.quota), 0),
+  };
+}

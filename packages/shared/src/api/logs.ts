@@ -1,0 +1,240 @@
+// Usage records in the console: logs, log stats, drawing (Midjourney) and async task lists, and the
+// data dashboard. Paged lists here answer {items, page, page_size, total} with a 1-based `p`.
+// (Tokens and redemption codes keep the spec's older form: 0-based `p`, a plain array.)
+import { z } from 'zod';
+import { LOG_TYPE } from '../constants/statuses.js';
+import { MSG } from '../messages.js';
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+/** A whole-number query parameter; blank or absent means `fallback`. */
+export const queryInt = (fallback: number, min = 0) =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'must be a whole number' })
+      .int({ error: 'must be a whole number' })
+      .min(min, { error: `must be at least ${min}` })
+      .default(fallback),
+  );
+
+/** An optional whole-number query parameter (e.g. a timestamp); blank means absent. */
+export const optionalQueryInt = () =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'must be a whole number' })
+      .int({ error: 'must be a whole number' })
+      .min(0, { error: 'must not be negative' })
+      .optional(),
+  );
+
+/** An optional text filter; blank means absent. */
+export const optionalQueryText = () =>
+  z
+    .preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string().max(255).optional())
+    .transform((v) => (v === '' ? undefined : v))
+    .optional();
+
+/** Page size: 10 by default, values above 100 are served as 100. */
+export const pageSizeQuery = () =>
+  queryInt(DEFAULT_PAGE_SIZE, 1).transform((n) => Math.min(n, MAX_PAGE_SIZE));
+
+/** `p` (1-based) and `page_size`. */
+export const pageQuery = z.object({ p: queryInt(1, 1), page_size: pageSizeQuery() });
+
+export interface Page<T> {
+  items: T[];
+  /** 1-based. */
+  page: number;
+  page_size: number;
+  total: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logs: GET /api/log/ (admin), GET /api/log/self/ (user); …/stat with the same filters.
+
+const logFilterFields = {
+  /** 0 = all types. */
+  type: queryInt(LOG_TYPE.all).pipe(z.number().max(LOG_TYPE.error, { error: 'unknown log type' })),
+  token_name: optionalQueryText(),
+  model_name: optionalQueryText(),
+  /** Unix seconds, inclusive. */
+  start_timestamp: optionalQueryInt(),
+  /** Unix seconds, inclusive. */
+  end_timestamp: optionalQueryInt(),
+  /** Admin only (ignored on the self routes). */
+  username: optionalQueryText(),
+  /** Channel id; admin only (ignored on the self routes). */
+  channel: optionalQueryInt(),
+};
+
+export const logFilterQuery = z.object(logFilterFields);
+export const logListQuery = pageQuery.extend(logFilterFields);
+export type LogFilter = z.output<typeof logFilterQuery>;
+export type LogListQuery = z.output<typeof logListQuery>;
+
+export const logPurgeQuery = z.object({
+  target_timestamp: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: MSG.selectLogTime })
+      .int({ error: MSG.selectLogTime })
+      .min(1, { error: MSG.selectLogTime }),
+  ),
+});
+
+/** One log row on the wire. `channel` and `other.admin_info` are present for admins only. */
+export interface LogItem {
+  id: number;
+  user_id: number;
+  created_at: number;
+  type: number;
+  content: string;
+  username: string;
+  token_name: string;
+  token_id: number;
+  model_name: string;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  use_time: number;
+  is_stream: boolean;
+  channel?: number;
+  group: string;
+  ip: string;
+  /** JSON text (frt, model_ratio, group_ratio, …); the console parses it. */
+  other: string;
+}
+
+/** Consumption (type 2) within the filters: total quota, and requests/tokens in the last 60 s. */
+export interface LogStat {
+  quota: number;
+  rpm: number;
+  tpm: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing (GET /api/mj/, /api/mj/self/) and async tasks (GET /api/task/, /api/task/self).
+// Timestamps are unix seconds and filter on submit_time.
+
+export const mjListQuery = pageQuery.extend({
+  channel_id: optionalQueryInt(),
+  mj_id: optionalQueryText(),
+  start_timestamp: optionalQueryInt(),
+  end_timestamp: optionalQueryInt(),
+});
+export type MjListQuery = z.output<typeof mjListQuery>;
+
+export const taskListQuery = pageQuery.extend({
+  channel_id: optionalQueryInt(),
+  task_id: optionalQueryText(),
+  start_timestamp: optionalQueryInt(),
+  end_timestamp: optionalQueryInt(),
+});
+export type TaskListQuery = z.output<typeof taskListQuery>;
+
+/** `channel_id` is present for admins only. */
+export interface MidjourneyItem {
+  id: number;
+  user_id: number;
+  code: number;
+  action: string;
+  mj_id: string;
+  prompt: string;
+  prompt_en: string;
+  description: string;
+  state: string;
+  submit_time: number;
+  start_time: number;
+  finish_time: number;
+  image_url: string;
+  status: string;
+  progress: string;
+  fail_reason: string;
+  channel_id?: number;
+  quota: number;
+  buttons: string;
+  properties: string;
+}
+
+/** `channel_id` is present for admins only. */
+export interface TaskItem {
+  id: number;
+  user_id: number;
+  created_at: number;
+  updated_at: number;
+  task_id: string;
+  platform: string;
+  channel_id?: number;
+  quota: number;
+  action: string;
+  status: string;
+  fail_reason: string;
+  submit_time: number;
+  start_time: number;
+  finish_time: number;
+  progress: string;
+  properties: string;
+  data: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data dashboard: GET /api/data/ (admin, optional username) and GET /api/data/self.
+
+export const DASHBOARD_GRANULARITIES = ['hour', 'day', 'week'] as const;
+export type DashboardGranularity = (typeof DASHBOARD_GRANULARITIES)[number];
+
+export const dashboardQuery = z.object({
+  username: optionalQueryText(),
+  /** Unix seconds; default 30 days before end_timestamp. */
+  start_timestamp: optionalQueryInt(),
+  /** Unix seconds; default now. */
+  end_timestamp: optionalQueryInt(),
+  /** Bucket size; default the DataExportDefaultTime option. */
+  granularity: z.preprocess(
+    blankToUndefined,
+    z.enum(DASHBOARD_GRANULARITIES, { error: 'granularity must be hour, day or week' }).optional(),
+  ),
+  /**
+   * Minutes east of UTC (480 for UTC+8), so day and week buckets start at the viewer's midnight;
+   * weeks start on Monday.
+   */
+  utc_offset: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(-14 * 60)
+      .max(14 * 60)
+      .default(0),
+  ),
+});
+export type DashboardQuery = z.output<typeof dashboardQuery>;
+
+export interface DashboardRow {
+  model_name: string;
+  /** Start of the bucket, unix seconds. */
+  created_at: number;
+  count: number;
+  quota: number;
+  token_used: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pricing: GET /api/pricing → {success, message, data: PricingEntry[], group_ratio, usable_group}.
+
+export interface PricingEntry {
+  model_name: string;
+  /** 1 per call (ModelPrice), 0 per token (ModelRatio). */
+  quota_type: 0 | 1;
+  model_ratio: number;
+  /** USD per call; 0 when billed per token. */
+  model_price: number;
+  completion_ratio: number;
+  /** Groups with an enabled channel serving the model. */
+  enable_groups: string[];
+}
