@@ -6,6 +6,7 @@ import { testDialects } from '../test-support/databases.js';
 import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
 import { addChannel, addToken, balances, listen, setOptions } from '../test-support/relay-kit.js';
+import { relayRuntime } from './pipeline/relay-runtime.js';
 import type { TestToken } from '../test-support/relay-kit.js';
 
 const MODEL = 'relay-test-model';
@@ -191,5 +192,56 @@ describe.each(testDialects())('relay chat and completions on %s', (dialect) => {
     expect(err.message).toContain('ModelRatio');
     const after = await balances(t, { userId: user.id, tokenId: token.id, channelIds: [channelId] });
     expect(after).toEqual(before);
+  });
+
+  it('bills without writing a log row when LogConsumeEnabled is off', async () => {
+    await setOptions(t, { LogConsumeEnabled: false });
+    try {
+      const before = await balances(t, { userId: user.id, tokenId: token.id, channelIds: [channelId] });
+      const count = async () => (await t.db.db.selectFrom('logs').select('id').execute()).length;
+      const logs = await count();
+      const res = await post('/v1/chat/completions', {
+        model: MODEL,
+        messages: [{ role: 'user', content: 'quiet please' }],
+      });
+      expect(res.status).toBe(200);
+      await res.text();
+      expect(await count()).toBe(logs);
+      const after = await balances(t, { userId: user.id, tokenId: token.id, channelIds: [channelId] });
+      expect(before.userQuota - after.userQuota).toBe(
+        tokenQuota({ promptTokens: 3, completionTokens: 4 }, pricing),
+      );
+    } finally {
+      await setOptions(t, { LogConsumeEnabled: true });
+    }
+  });
+
+  it('adds each call to the hourly quota_data of its user and model', async () => {
+    const rt = relayRuntime(t.app.ctx);
+    await rt.quotaData.flush();
+    const read = () =>
+      t.db.db
+        .selectFrom('quota_data')
+        .selectAll()
+        .where('user_id', '=', user.id)
+        .where('model_name', '=', MODEL)
+        .execute();
+    const sum = (rows: Awaited<ReturnType<typeof read>>) =>
+      rows.reduce((acc, r) => ({ count: acc.count + r.count, quota: acc.quota + r.quota }), {
+        count: 0,
+        quota: 0,
+      });
+    const before = sum(await read());
+    const res = await post('/v1/chat/completions', {
+      model: MODEL,
+      messages: [{ role: 'user', content: 'for the charts' }],
+    });
+    await res.text();
+    await rt.quotaData.flush();
+    const rows = await read();
+    const after = sum(rows);
+    expect(after.count - before.count).toBe(1);
+    expect(after.quota - before.quota).toBe(tokenQuota({ promptTokens: 4, completionTokens: 5 }, pricing));
+    expect(rows.every((r) => r.created_at % 3600 === 0)).toBe(true);
   });
 });

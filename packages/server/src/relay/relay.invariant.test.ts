@@ -135,5 +135,12 @@ describe.each(testDialects())('billing invariant under concurrency on %s', (dial
     expect(after.tokenUsed).toBe(logged);
     expect(after.channelUsed).toBe(logged);
     expect(after.requestCount).toBe(consumed.length);
+    // Every hold was released: settled or refunded, none left behind.
+    const holds = await t.db.db
+      .selectFrom('quota_holds')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(holds).toHaveLength(0);
   });
 });

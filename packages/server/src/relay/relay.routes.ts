@@ -13,6 +13,7 @@ import { runRelayCall } from './pipeline/relay-call.js';
 import { relayRuntime } from './pipeline/relay-runtime.js';
 import type { RelayRuntime } from './pipeline/relay-runtime.js';
 import { installRelayBodyParser, relayErrorHandler } from './relay-http.js';
+import { RelayError } from './ir/errors.js';
 import { scheduleRelayJobs } from '../jobs/relay-jobs.js';
 
 async function relay(
@@ -39,12 +40,29 @@ async function relay(
   return reply;
 }
 
-/** An OpenAI endpoint called with a token key. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller of a token-keyed relay route. */
+    relayCaller: RelayCaller | null;
+  }
+}
+
+/** An OpenAI endpoint called with a token key; the key is checked before the body is read. */
 function tokenRoute(scope: FastifyInstance, rt: RelayRuntime, url: string, inbound: InboundFormat): void {
-  scope.post(url, { config: { relayInbound: inbound } }, async (req, reply) => {
-    const caller = await authenticateRelay(rt, req);
-    return relay(rt, inbound, req, reply, caller, req.body, req.rawBody ?? undefined);
-  });
+  scope.post(
+    url,
+    {
+      config: { relayInbound: inbound },
+      onRequest: async (req) => {
+        req.relayCaller = await authenticateRelay(rt, req);
+      },
+    },
+    async (req, reply) => {
+      const caller = req.relayCaller;
+      if (!caller) throw new RelayError(401, 'invalid token', 'invalid_api_key');
+      return relay(rt, inbound, req, reply, caller, req.body, req.rawBody ?? undefined);
+    },
+  );
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -83,6 +101,7 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
   scheduleRelayJobs(rt);
 
   await app.register(async (scope) => {
+    scope.decorateRequest('relayCaller', null);
     installRelayBodyParser(scope);
     scope.setErrorHandler(relayErrorHandler);
     tokenRoute(scope, rt, '/v1/chat/completions', openAiChat);

@@ -1,9 +1,8 @@
 // A relay call from authenticated caller to settled bill: price the model, check a channel exists,
 // hold quota, try channels (retrying on others, never the same one twice), then settle exactly from
 // the usage and log — or refund the hold and log the error.
-import { quotaFor } from '@sluice/shared';
+import { CHANNEL_STATUS, quotaFor } from '@sluice/shared';
 import type { Pricing } from '@sluice/shared';
-import { reserveQuota, settleQuota } from '../../billing/ledger.js';
 import type { Hold } from '../../billing/ledger.js';
 import { resolvePricing, reservationQuota } from '../../billing/pricing.js';
 import { consumeLogRow, errorLogRow } from '../../billing/usage-log.js';
@@ -36,23 +35,26 @@ export interface RelayCallInput {
   requestId: string;
 }
 
-async function firstChannel(input: RelayCallInput, index: ChannelIndex): Promise<RelayChannel | undefined> {
+const noChannel = (ir: IrRequest, group: string): RelayError =>
+  new RelayError(
+    503,
+    `no channel is available for model ${ir.model} in group ${group}`,
+    'model_not_available',
+    'server_error',
+  );
+
+/** The pinned channel, if the key pins one; otherwise checks that some channel can serve the call. */
+function firstChannel(input: RelayCallInput, index: ChannelIndex): RelayChannel | undefined {
   const { caller, ir } = input;
   if (caller.pinnedChannelId === undefined) {
-    if (!hasChannel(index, caller.group, ir.model, ir.mode)) {
-      throw new RelayError(
-        503,
-        `no channel is available for model ${ir.model} in group ${caller.group}`,
-        'model_not_available',
-        'server_error',
-      );
-    }
+    if (!hasChannel(index, caller.group, ir.model, ir.mode)) throw noChannel(ir, caller.group);
     return undefined;
   }
   const pinned = index.byId.get(caller.pinnedChannelId);
   if (!pinned)
     throw new RelayError(403, `channel ${caller.pinnedChannelId} does not exist`, 'channel_not_found');
-  if (pinned.status !== 1) throw new RelayError(403, `channel ${pinned.id} is disabled`, 'channel_disabled');
+  if (pinned.status !== CHANNEL_STATUS.enabled)
+    throw new RelayError(403, `channel ${pinned.id} is disabled`, 'channel_disabled');
   if (!adapterFor(pinned.type)?.supports(ir.mode)) {
     throw new RelayError(400, `channel ${pinned.id} cannot serve this endpoint`, 'channel_unsupported');
   }
@@ -75,7 +77,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
   const { rt, inbound, ir, caller, sink } = input;
   const { options } = rt.ctx;
   const pricing = resolvePricing(options, ir.model, caller.group);
-  const pinned = await firstChannel(input, await rt.channels.index());
+  const pinned = firstChannel(input, await rt.channels.index());
 
   const amount = reservationQuota(
     pricing,
@@ -83,9 +85,14 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
     ir.maxTokens,
     options.get('PreConsumedQuota'),
   );
-  const hold: Hold = { userId: caller.userId, tokenId: caller.token?.id ?? null, amount };
-  const reserved = await reserveQuota(rt.ctx.db, hold);
+  const reserved = await rt.ledger.reserve({
+    userId: caller.userId,
+    tokenId: caller.token?.id ?? null,
+    amount,
+    now: rt.ctx.clock.now(),
+  });
   if (!reserved.ok) throw await refuseShortQuota(rt, caller, reserved.short, amount);
+  const hold = reserved.hold;
   if (hold.tokenId !== null) rt.credentials.moveTokenQuota(hold.tokenId, -amount);
 
   const tried: number[] = [];
@@ -133,12 +140,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
         type: 'client_error',
         code: 'client_closed',
       }
-    : (lastFailure?.error ?? {
-        status: 503,
-        message: `no channel is available for model ${ir.model} in group ${caller.group}`,
-        type: 'server_error',
-        code: 'model_not_available',
-      });
+    : (lastFailure?.error ?? noChannel(ir, caller.group).toIr());
   await refund(input, hold, tried, error);
   sink.sendJson(
     error.status,
@@ -203,7 +205,7 @@ async function settleDelivered(
         })
       : undefined;
     const now = Math.floor(endedMs / 1000);
-    await settleQuota(rt.ctx.db, {
+    await rt.ledger.settle({
       hold: s.hold,
       quota,
       channelId: s.channel.id,
@@ -243,8 +245,9 @@ async function refund(input: RelayCallInput, hold: Hold, tried: number[], error:
           channelsTried: tried,
         })
       : undefined;
+  if (hold.amount === 0 && !log) return;
   try {
-    await settleQuota(rt.ctx.db, {
+    await rt.ledger.settle({
       hold,
       quota: 0,
       channelId: 0,

@@ -1,6 +1,8 @@
 // Everything the relay keeps between calls, one per app: the upstream connection pools, the
 // credential and channel caches, the circuit breaker and the usage-statistics recorder.
 import type { AppContext } from '../../app-context.js';
+import { createLedgerWriter } from '../../billing/ledger-writer.js';
+import type { LedgerWriter } from '../../billing/ledger-writer.js';
 import { createQuotaDataRecorder } from '../../billing/quota-data.js';
 import type { QuotaDataRecorder } from '../../billing/quota-data.js';
 import { createCredentialCache } from '../auth/credential-cache.js';
@@ -23,6 +25,7 @@ export interface RelayRuntime {
   credentials: CredentialCache;
   channels: ChannelStore;
   breaker: CircuitBreaker;
+  ledger: LedgerWriter;
   quotaData: QuotaDataRecorder;
   logger: RelayLogger;
   /** Runs `stop` when the runtime closes (timers of background work). */
@@ -49,12 +52,14 @@ export function relayRuntime(ctx: AppContext, logger: RelayLogger = silent): Rel
       runtime.logger.error({ err: error }, 'could not load the channel index'),
     ),
     breaker: createCircuitBreaker(),
+    ledger: createLedgerWriter(ctx.db, ctx.dialect),
     quotaData: createQuotaDataRecorder(ctx.db, ctx.dialect),
     logger,
     onClose: (stop) => stops.push(stop),
     async close() {
       runtimes.delete(ctx);
       for (const stop of stops.splice(0)) stop();
+      await runtime.ledger.drain();
       credentials.close();
       runtime.channels.close();
       await runtime.quotaData.flush().catch((error: unknown) => {

@@ -20,18 +20,24 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
   let done = false;
   let problem: string | undefined;
   let firstResponseMs = -1;
-  /** Comments (keep-alives) that came before the first event. */
-  let held: Buffer[] = [];
+  /** Bytes for the client: comments held until the first event, then each upstream read's events. */
+  let out: Buffer[] = [];
 
-  const open = async () => {
+  const open = () => {
     sink.startStream();
     firstResponseMs = Date.now() - startedMs;
-    for (const raw of held) await sink.write(raw);
-    held = [];
+  };
+
+  /** Everything one upstream read produced goes to the socket in one write. */
+  const flush = async () => {
+    if (!sink.streaming || out.length === 0) return;
+    const data = out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out);
+    out = [];
+    await sink.write(data);
   };
 
   /** False when the stream is over (end marker or error). */
-  const handle = async (event: IrStreamEvent): Promise<boolean> => {
+  const handle = (event: IrStreamEvent): boolean => {
     if (event.error !== undefined) {
       problem = event.error;
       return false;
@@ -40,14 +46,8 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
     counter.add(event.text);
     if (event.finished) finished = true;
     if (event.usageOnly && !ir.clientWantsUsage) return true;
-    if (!sink.streaming) {
-      if (!event.done && event.chunk === undefined) {
-        held.push(event.raw);
-        return true;
-      }
-      await open();
-    }
-    await sink.write(event.raw);
+    out.push(event.raw);
+    if (!sink.streaming && (event.done || event.chunk !== undefined)) open();
     if (event.done) done = true;
     return !event.done;
   };
@@ -56,11 +56,16 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
   try {
     reading: for await (const chunk of res.body) {
       for (const event of parser.push(chunk as Buffer)) {
-        if (!(await handle(event))) break reading;
+        if (!handle(event)) {
+          await flush();
+          break reading;
+        }
       }
+      await flush();
     }
     if (!done && problem === undefined) {
-      for (const event of parser.end()) if (!(await handle(event))) break;
+      for (const event of parser.end()) if (!handle(event)) break;
+      await flush();
     }
   } catch (error) {
     failure = toUpstreamFailure(error, sink.signal);
@@ -82,7 +87,8 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
       const why = problem ?? 'the upstream closed the stream without answering';
       return { kind: 'failed', failure: judgeBadAnswer(why) };
     }
-    await open();
+    open();
+    await flush();
   }
 
   let outcome: AttemptOutcome = { ok: true };
