@@ -21,7 +21,9 @@ export type ParsedBody = { ok: true; body: unknown } | { ok: false; reason: stri
  */
 async function parseForm(raw: Buffer, contentType: string): Promise<ParsedBody> {
   try {
-    const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
+    const form = await new Response(new Uint8Array(raw), {
+      headers: { 'content-type': contentType },
+    }).formData();
     const fields: Record<string, unknown> = {};
     for (const [name, value] of form.entries()) {
       fields[name] =
