@@ -7,4 +7,6 @@ const dir = mkdtempSync(join(tmpdir(), 'sluice-e2e-'));
 process.env.SQLITE_PATH = join(dir, 'sluice.db');
 process.env.SESSION_SECRET = 'e2e-secret-e2e-secret-e2e-secret';
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'warn';
+// Every spec signs in; the production default (20 per 20 minutes per address) would trip.
+process.env.CRITICAL_RATE_LIMIT = process.env.CRITICAL_RATE_LIMIT ?? '1000';
 await import('../packages/server/dist/main.js');

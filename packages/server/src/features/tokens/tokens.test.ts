@@ -273,26 +273,26 @@ describe.each(testDialects())('tokens API on %s', (dialect) => {
 
   it('leaves a row equal to one submitted version after 50 parallel updates', async () => {
     const token = await createOne(alice, { name: 'race' });
-    const version = (i: number) => ({
+    // Built once: the expiry times must not move between sending and checking.
+    const expiresAt = future();
+    const versions = Array.from({ length: 50 }, (_, i) => ({
       id: token.id,
       name: `v${i}`,
       remain_quota: i * 1000,
-      expired_time: i % 2 === 0 ? -1 : future() + i,
+      expired_time: i % 2 === 0 ? -1 : expiresAt + i,
       unlimited_quota: i % 3 === 0,
       model_limits_enabled: i % 2 === 1,
       model_limits: `model-${i}`,
       allow_ips: `10.0.${i}.1`,
       group: i % 2 === 0 ? 'vip' : 'default',
-    });
+    }));
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        t.call({ method: 'PUT', url: '/api/token/', as: alice, payload: version(i) }),
-      ),
+      versions.map((payload) => t.call({ method: 'PUT', url: '/api/token/', as: alice, payload })),
     );
     expect(results.every((r) => r.statusCode === 200)).toBe(true);
     const row = await rowOf(token.id);
     const i = Number(row.name.slice(1));
-    const v = version(i);
+    const v = versions[i];
     expect({
       name: row.name,
       remain_quota: Number(row.remain_quota),
