@@ -1,94 +1,191 @@
-// Group commit for the ledger: holds and settlements that arrive while a transaction is running wait
-// and then go together in the next one, so a busy node pays one commit (and one UPDATE per user,
-// token and channel) for many calls. Each caller still waits for its own commit, so nothing a client
-// was told is lost on a crash; calls cut off before settling leave holds that the sweep refunds.
+// The ledger of a node: holds and settlements in memory (balance-book.ts), written to the database
+// in batches (group commit). A settled call is queued and its client answered at once; every
+// FLUSH_MS (or as soon as MAX_BATCH calls wait) the queue goes to the database in one transaction.
+// Crash bound: a SIGKILL loses the calls settled since the last commit (at most one flush interval
+// plus the commit running) — they are not charged; nothing is ever charged twice, and the database
+// holds whole batches only. Holds are never written: a call cut off by a crash leaves nothing behind.
+// Balances are read in the writer's own loop (never while one of its batches commits), so a read is
+// always exactly "everything committed" and the queued charges are counted on top of it.
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../db/create-db.js';
 import type { Database } from '../db/tables.js';
-import { applyReserve, applySettlements, inTransaction } from './ledger.js';
+import type { CacheBus } from '../platform/cache-bus.js';
+import { createBalanceBook } from './balance-book.js';
+import type { Kind } from './balance-book.js';
+import { commitBatch } from './ledger.js';
 import type { HoldRequest, ReserveResult, Settlement } from './ledger.js';
 
-interface Pending<I, O> {
-  input: I;
-  resolve(value: O): void;
-  reject(error: unknown): void;
-}
-
 export interface LedgerWriter {
+  /** Sets quota aside in memory (reads the balances from the database on first use only). */
   reserve(req: HoldRequest): Promise<ReserveResult>;
-  settle(settlement: Settlement): Promise<void>;
-  /** Resolves when everything queued so far is committed. */
+  /** Charges the call in memory and queues the write; the caller does not wait for it. */
+  settle(settlement: Settlement): void;
+  /** What the token can still spend, when it is loaded. */
+  tokenAvailable(tokenId: number): number | undefined;
+  /** Resolves when everything settled so far is committed. */
   drain(): Promise<void>;
+  /** Drains and stops listening to the cache bus. */
+  close(): Promise<void>;
+  /** Stops without writing what is queued — what a SIGKILL does (for the crash-bound test). */
+  abandon(): void;
 }
 
+export interface LedgerWriterOptions {
+  bus?: CacheBus;
+  flushMs?: number;
+  onError?: (error: unknown, settlement?: Settlement) => void;
+}
+
+export const FLUSH_MS = 25;
 /** Calls per transaction at most, so one commit never grows without bound. */
-const MAX_BATCH = 500;
+const MAX_BATCH = 1000;
 
-export function createLedgerWriter(db: Kysely<Database>, dialect: DialectName): LedgerWriter {
-  let reserves: Pending<HoldRequest, ReserveResult>[] = [];
-  let settles: Pending<Settlement, void>[] = [];
-  let running: Promise<void> | undefined;
+export function createLedgerWriter(db: Kysely<Database>, options: LedgerWriterOptions = {}): LedgerWriter {
+  const flushMs = options.flushMs ?? FLUSH_MS;
+  const onError = options.onError ?? (() => undefined);
+  const book = createBalanceBook();
+  let queue: Settlement[] = [];
+  const loads: Record<Kind, Set<number>> = { users: new Set(), tokens: new Set() };
+  /** Resolved at the end of the next cycle that starts. */
+  let waiters: Array<() => void> = [];
+  let running = false;
+  /** The cycle in progress. */
+  let current: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
 
-  async function commit(
-    r: Pending<HoldRequest, ReserveResult>[],
-    s: Pending<Settlement, void>[],
-  ): Promise<void> {
+  async function cycle(): Promise<void> {
+    const batch = queue.length > MAX_BATCH ? queue.splice(0, MAX_BATCH) : queue;
+    if (batch === queue) queue = [];
+    const asked = {
+      users: [...new Set([...loads.users, ...book.takeStale('users')])],
+      tokens: [...new Set([...loads.tokens, ...book.takeStale('tokens')])],
+    };
+    loads.users.clear();
+    loads.tokens.clear();
+    const done = waiters;
+    waiters = [];
     try {
-      const results = await inTransaction(db, async (trx) => {
-        // Settlements first: money coming back can only help the holds behind it.
-        await applySettlements(
-          trx,
-          s.map((p) => p.input),
-        );
-        const out: ReserveResult[] = [];
-        for (const p of r) out.push(await applyReserve(trx, dialect, p.input));
-        return out;
-      });
-      s.forEach((p) => p.resolve());
-      r.forEach((p, i) => p.resolve(results[i] as ReserveResult));
-    } catch (error) {
-      if (r.length + s.length === 1) {
-        r.forEach((p) => p.reject(error));
-        s.forEach((p) => p.reject(error));
-        return;
+      if (batch.length === 0 && asked.users.length === 0 && asked.tokens.length === 0) return;
+      try {
+        book.committed(batch, await commitBatch(db, batch, asked), asked);
+      } catch (error) {
+        if (batch.length <= 1) throw error;
+        // One bad entry must not sink the others: write each on its own, then read the balances.
+        for (const s of batch) {
+          try {
+            book.committed([s], await commitBatch(db, [s], { users: [], tokens: [] }), {
+              users: [],
+              tokens: [],
+            });
+          } catch (err) {
+            book.unsettle(s);
+            onError(err, s);
+          }
+        }
+        book.committed([], await commitBatch(db, [], asked), asked);
       }
-      // One bad entry must not sink the others: commit each on its own.
-      await Promise.all([...r.map((p) => commit([p], [])), ...s.map((p) => commit([], [p]))]);
+    } catch (error) {
+      if (batch.length === 1) book.unsettle(batch[0] as Settlement);
+      onError(error, batch[0]);
+    } finally {
+      for (const resolve of done) resolve();
     }
   }
 
   async function run(): Promise<void> {
-    // Let the calls of this event-loop turn join the first batch.
-    await new Promise((resolve) => setImmediate(resolve));
-    while (reserves.length > 0 || settles.length > 0) {
-      const s = settles.slice(0, MAX_BATCH);
-      const r = reserves.slice(0, MAX_BATCH - s.length);
-      settles = settles.slice(s.length);
-      reserves = reserves.slice(r.length);
-      await commit(r, s);
+    timer = undefined;
+    if (running || stopped) return;
+    running = true;
+    try {
+      // Loads and full queues go at once; a short queue waits for the next tick of the timer.
+      do {
+        current = cycle();
+        await current;
+      } while (!stopped && (queue.length >= MAX_BATCH || waiters.length > 0));
+    } finally {
+      running = false;
+      current = undefined;
+      if (queue.length > 0) schedule(false);
     }
-    running = undefined;
   }
 
-  const start = () => {
-    running ??= run();
-  };
+  function schedule(now: boolean): void {
+    if (stopped || running) return;
+    if (now) {
+      clearTimeout(timer);
+      timer = setTimeout(() => void run(), 0);
+    } else {
+      timer ??= setTimeout(() => void run(), flushMs);
+    }
+  }
+
+  /** Resolves after a whole cycle that starts after this call. */
+  const nextCycle = (): Promise<void> =>
+    new Promise((resolve) => {
+      waiters.push(resolve);
+      schedule(true);
+    });
+
+  const unsubscribe = [
+    options.bus?.subscribe('users', (id) => stale('users', id)),
+    options.bus?.subscribe('tokens', (id) => stale('tokens', id)),
+  ];
+  function stale(kind: Kind, payload: string | undefined): void {
+    const id = payload === undefined ? Number.NaN : Number(payload);
+    book.markStale(kind, Number.isInteger(id) ? id : undefined);
+    schedule(true);
+  }
+
+  async function ensureLoaded(req: HoldRequest): Promise<void> {
+    for (let i = 0; i < 3; i++) {
+      const missingUser = !book.has('users', req.userId);
+      const missingToken = req.tokenId !== null && !book.has('tokens', req.tokenId);
+      if (!missingUser && !missingToken) return;
+      if (missingUser) loads.users.add(req.userId);
+      if (missingToken && req.tokenId !== null) loads.tokens.add(req.tokenId);
+      await nextCycle();
+    }
+    throw new Error('could not read the balances of the caller');
+  }
+
+  async function drain(): Promise<void> {
+    while (queue.length > 0) await nextCycle();
+    // What the last cycle took may still be committing.
+    await current;
+  }
+
+  const stalled = (req: HoldRequest) =>
+    book.isStale('users', req.userId) || (req.tokenId !== null && book.isStale('tokens', req.tokenId));
 
   return {
-    reserve(input) {
-      return new Promise((resolve, reject) => {
-        reserves.push({ input, resolve, reject });
-        start();
-      });
+    async reserve(req) {
+      const hold = { userId: req.userId, tokenId: req.tokenId, amount: req.amount };
+      if (req.amount <= 0) return { ok: true, hold };
+      await ensureLoaded(req);
+      // A balance someone else changed (a top-up, a redemption, an admin edit) is read again first.
+      if (stalled(req)) await nextCycle();
+      const short = book.reserve(req);
+      return short === null ? { ok: true, hold } : { ok: false, short };
     },
-    settle(input) {
-      return new Promise((resolve, reject) => {
-        settles.push({ input, resolve, reject });
-        start();
-      });
+    settle(settlement) {
+      book.settle(settlement);
+      if (settlement.quota === 0 && !settlement.log && !settlement.countRequest) return;
+      queue.push(settlement);
+      schedule(queue.length >= MAX_BATCH);
     },
-    async drain() {
-      while (running) await running;
+    tokenAvailable: (tokenId) => book.available('tokens', tokenId),
+    drain,
+    async close() {
+      for (const stop of unsubscribe) stop?.();
+      await drain();
+      stopped = true;
+      clearTimeout(timer);
+    },
+    abandon() {
+      stopped = true;
+      clearTimeout(timer);
+      queue = [];
+      for (const stop of unsubscribe) stop?.();
     },
   };
 }

@@ -4,9 +4,9 @@ import { createTestApp } from '../test-support/test-app.js';
 import type { TestApp } from '../test-support/test-app.js';
 import { addChannel, addToken } from '../test-support/relay-kit.js';
 import { createLedgerWriter } from './ledger-writer.js';
+import type { LedgerWriter } from './ledger-writer.js';
 import { createQuotaDataRecorder } from './quota-data.js';
-import { refundStaleHolds, reserveQuota, settleQuota } from './ledger.js';
-import type { HoldRequest } from './ledger.js';
+import type { Hold, Settlement } from './ledger.js';
 
 describe.each(testDialects())('quota ledger on %s', (dialect) => {
   let t: TestApp;
@@ -15,144 +15,171 @@ describe.each(testDialects())('quota ledger on %s', (dialect) => {
   });
   afterAll(async () => t?.close());
 
-  const reserve = (hold: Omit<HoldRequest, 'now'>, now = 1_000) =>
-    reserveQuota(t.db.db, t.db.dialect, { ...hold, now });
+  // A long interval: nothing is written unless the test drains (or the queue fills).
+  const writer = () => createLedgerWriter(t.db.db, { bus: t.app.ctx.bus, flushMs: 60_000 });
   const user = (id: number) =>
     t.db.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const token = (id: number) =>
     t.db.db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const channelUsed = async (id: number) =>
+    Number(
+      (
+        await t.db.db
+          .selectFrom('channels')
+          .select('used_quota')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).used_quota,
+    );
+  const logsOf = (userId: number) =>
+    t.db.db.selectFrom('logs').select('quota').where('user_id', '=', userId).execute();
+  const settlement = (hold: Hold, quota: number, channelId = 0): Settlement => ({
+    hold,
+    quota,
+    channelId,
+    countRequest: true,
+    now: 1,
+    log: { user_id: hold.userId, created_at: 1, type: 2, content: '', other: '{}', quota },
+  });
+  const held = async (w: LedgerWriter, userId: number, tokenId: number, amount: number) => {
+    const r = await w.reserve({ userId, tokenId, unlimitedToken: false, amount });
+    if (!r.ok) throw new Error(`the hold was refused (${r.short})`);
+    return r.hold;
+  };
 
-  it('holds quota only when both the token and the user can cover it', async () => {
+  it('holds quota only when both the token and the user can cover it, without writing', async () => {
+    const w = writer();
     const u = await t.createUser({ quota: 100 });
     const tk = await addToken(t, u.id, { remain_quota: 50 });
-    expect(await reserve({ userId: u.id, tokenId: tk.id, amount: 60 })).toEqual({
-      ok: false,
-      short: 'token',
-    });
     const unlimited = await addToken(t, u.id, { remain_quota: 0, unlimited_quota: 1 });
-    expect(await reserve({ userId: u.id, tokenId: unlimited.id, amount: 101 })).toEqual({
+    const req = { userId: u.id, tokenId: tk.id, unlimitedToken: false };
+    expect(await w.reserve({ ...req, amount: 60 })).toEqual({ ok: false, short: 'token' });
+    expect(await w.reserve({ ...req, tokenId: unlimited.id, unlimitedToken: true, amount: 101 })).toEqual({
       ok: false,
       short: 'user',
     });
-    expect((await reserve({ userId: u.id, tokenId: tk.id, amount: 40 })).ok).toBe(true);
-    expect((await user(u.id)).quota).toBe(60);
-    expect((await token(tk.id)).remain_quota).toBe(10);
-    // A refused hold left nothing behind.
-    expect((await token(unlimited.id)).remain_quota).toBe(0);
+    expect((await w.reserve({ ...req, amount: 40 })).ok).toBe(true);
+    // The hold lives in memory: the next one sees it, the database does not.
+    expect(await w.reserve({ ...req, amount: 20 })).toEqual({ ok: false, short: 'token' });
+    expect(w.tokenAvailable(tk.id)).toBe(10);
+    expect((await user(u.id)).quota).toBe(100);
+    expect((await token(tk.id)).remain_quota).toBe(50);
+    await w.close();
   });
 
   it('never lets concurrent holds overdraw a balance', async () => {
+    const w = writer();
     const u = await t.createUser({ quota: 1_000 });
     const tk = await addToken(t, u.id, { remain_quota: 10_000 });
     const results = await Promise.all(
-      Array.from({ length: 60 }, () => reserve({ userId: u.id, tokenId: tk.id, amount: 50 })),
+      Array.from({ length: 60 }, () =>
+        w.reserve({ userId: u.id, tokenId: tk.id, unlimitedToken: false, amount: 50 }),
+      ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(20);
-    expect((await user(u.id)).quota).toBe(0);
-    expect((await token(tk.id)).remain_quota).toBe(10_000 - 20 * 50);
+    await w.close();
   });
 
-  it('settles holds to the exact charge under concurrency, with one log row each', async () => {
+  it('writes exact charges of concurrent calls in batches, with one log row each', async () => {
+    const w = createLedgerWriter(t.db.db, { flushMs: 2 });
     const u = await t.createUser({ quota: 1_000_000 });
     const tk = await addToken(t, u.id, { remain_quota: 1_000_000 });
     const ch = await addChannel(t, { base_url: 'http://127.0.0.1:9' });
-    const charges = Array.from({ length: 80 }, (_, i) => (i % 4 === 0 ? 0 : 37 + i));
+    const charges = Array.from({ length: 150 }, (_, i) => (i % 4 === 0 ? 0 : 37 + i));
     await Promise.all(
-      charges.map(async (quota) => {
-        const reserved = await reserve({ userId: u.id, tokenId: tk.id, amount: 100 });
-        if (!reserved.ok) throw new Error('the hold was refused');
-        await settleQuota(t.db.db, {
-          hold: reserved.hold,
-          quota,
-          channelId: ch,
-          countRequest: quota > 0,
-          now: 1,
-          log: { user_id: u.id, created_at: 1, type: 2, content: '', other: '{}', quota },
-        });
+      charges.map(async (quota, i) => {
+        const hold = await held(w, u.id, tk.id, 100);
+        // Spread over several batches.
+        await new Promise((resolve) => setTimeout(resolve, i % 7));
+        w.settle(settlement(hold, quota, ch));
       }),
     );
+    await w.drain();
     const total = charges.reduce((a, b) => a + b, 0);
     const after = await user(u.id);
     expect(after.quota).toBe(1_000_000 - total);
     expect(after.used_quota).toBe(total);
-    expect(after.request_count).toBe(charges.filter((q) => q > 0).length);
+    expect(after.request_count).toBe(charges.length);
     expect((await token(tk.id)).remain_quota).toBe(1_000_000 - total);
     expect((await token(tk.id)).used_quota).toBe(total);
-    const channel = await t.db.db
-      .selectFrom('channels')
-      .select('used_quota')
-      .where('id', '=', ch)
-      .executeTakeFirstOrThrow();
-    expect(channel.used_quota).toBe(total);
-    const logs = await t.db.db.selectFrom('logs').select('quota').where('user_id', '=', u.id).execute();
-    expect(logs).toHaveLength(80);
+    expect(await channelUsed(ch)).toBe(total);
+    const logs = await logsOf(u.id);
+    expect(logs).toHaveLength(charges.length);
     expect(logs.reduce((a, l) => a + l.quota, 0)).toBe(total);
+    expect(w.tokenAvailable(tk.id)).toBe(1_000_000 - total);
+    await w.close();
   });
 
-  it('refunds holds that never settled, and a late settle then charges in full', async () => {
+  it('loses at most the unwritten batch on a kill, never charging anything twice', async () => {
+    const u = await t.createUser({ quota: 100_000 });
+    const tk = await addToken(t, u.id, { remain_quota: 100_000 });
+    const ch = await addChannel(t, { base_url: 'http://127.0.0.1:9' });
+    const first = writer();
+    for (let i = 0; i < 30; i++) first.settle(settlement(await held(first, u.id, tk.id, 50), 10, ch));
+    await first.drain();
+    // Settled (clients answered) but not yet written when the process is killed.
+    for (let i = 0; i < 20; i++) first.settle(settlement(await held(first, u.id, tk.id, 50), 7, ch));
+    first.abandon();
+
+    // The restarted node reads what was written: the whole first batch and nothing of the second.
+    const expectState = async (charged: number, calls: number) => {
+      expect((await logsOf(u.id)).reduce((a, l) => a + l.quota, 0)).toBe(charged);
+      expect(await logsOf(u.id)).toHaveLength(calls);
+      expect((await user(u.id)).quota).toBe(100_000 - charged);
+      expect((await user(u.id)).used_quota).toBe(charged);
+      expect((await user(u.id)).request_count).toBe(calls);
+      expect((await token(tk.id)).remain_quota).toBe(100_000 - charged);
+      expect(await channelUsed(ch)).toBe(charged);
+    };
+    await expectState(300, 30);
+    const second = writer();
+    second.settle(settlement(await held(second, u.id, tk.id, 50), 5, ch));
+    expect(second.tokenAvailable(tk.id)).toBe(100_000 - 305);
+    await second.close();
+    await expectState(305, 31);
+  });
+
+  it('rolls back a batch entry that cannot be written and keeps the others', async () => {
+    const w = createLedgerWriter(t.db.db, { flushMs: 60_000 });
     const u = await t.createUser({ quota: 1_000 });
     const tk = await addToken(t, u.id, { remain_quota: 1_000 });
-    const old = await reserve({ userId: u.id, tokenId: tk.id, amount: 300 }, 1_000);
-    const fresh = await reserve({ userId: u.id, tokenId: tk.id, amount: 200 }, 5_000);
-    if (!old.ok || !fresh.ok) throw new Error('the holds were refused');
-    expect((await user(u.id)).quota).toBe(500);
-    // Older holds left by earlier cases (never settled) go back too.
-    expect(await refundStaleHolds(t.db.db, 2_000)).toBeGreaterThanOrEqual(1);
-    expect((await user(u.id)).quota).toBe(800);
-    expect((await token(tk.id)).remain_quota).toBe(800);
-    // The cut-off call turns out to finish after all: it pays its 120, once.
-    await settleQuota(t.db.db, { hold: old.hold, quota: 120, channelId: 0, countRequest: true, now: 3_000 });
-    await settleQuota(t.db.db, { hold: fresh.hold, quota: 50, channelId: 0, countRequest: true, now: 6_000 });
-    expect((await user(u.id)).quota).toBe(1_000 - 120 - 50);
-    expect((await token(tk.id)).remain_quota).toBe(1_000 - 120 - 50);
-    expect(await refundStaleHolds(t.db.db, 10_000)).toBe(0);
-    const left = await t.db.db.selectFrom('quota_holds').select('id').where('user_id', '=', u.id).execute();
-    expect(left).toHaveLength(0);
-  });
-
-  it('commits concurrent holds and settlements in shared transactions with the same results', async () => {
-    const writer = createLedgerWriter(t.db.db, t.db.dialect);
-    const u = await t.createUser({ quota: 10_000 });
-    const tk = await addToken(t, u.id, { remain_quota: 1_000_000 });
-    const outcomes = await Promise.all(
-      Array.from({ length: 150 }, async (_, i) => {
-        const reserved = await writer.reserve({ userId: u.id, tokenId: tk.id, amount: 100, now: 1 });
-        if (!reserved.ok) return 0;
-        const quota = i % 3;
-        await writer.settle({ hold: reserved.hold, quota, channelId: 0, countRequest: true, now: 1 });
-        return quota;
-      }),
-    );
-    await writer.drain();
-    const charged = outcomes.reduce((a, b) => a + b, 0);
-    expect((await user(u.id)).quota).toBe(10_000 - charged);
-    expect((await user(u.id)).used_quota).toBe(charged);
-    expect((await token(tk.id)).used_quota).toBe(charged);
-    expect((await token(tk.id)).remain_quota).toBe(1_000_000 - charged);
-  });
-
-  it('fails only the entry that cannot be written when a shared transaction fails', async () => {
-    const writer = createLedgerWriter(t.db.db, t.db.dialect);
-    const u = await t.createUser({ quota: 1_000 });
-    const good = (quota: number) => ({
-      hold: { userId: u.id, tokenId: null, amount: 0, id: null },
-      quota,
-      channelId: 0,
-      countRequest: true,
-      now: 1,
-    });
-    // A log row without its required content makes the insert fail.
-    const bad = {
-      ...good(5),
-      log: { user_id: u.id, created_at: 1, type: 2, content: null as unknown as string, other: '{}' },
-    };
-    const results = await Promise.allSettled([
-      writer.settle(good(7)),
-      writer.settle(bad),
-      writer.settle(good(11)),
-    ]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const good = async (quota: number) => settlement(await held(w, u.id, tk.id, 10), quota);
+    // A log row without its required content makes the insert fail after the balance updates.
+    const failing = await good(5);
+    const bad = { ...failing, log: { ...failing.log, content: null as unknown as string } };
+    w.settle(await good(7));
+    w.settle(bad as Settlement);
+    w.settle(await good(11));
+    await w.drain();
     expect((await user(u.id)).used_quota).toBe(18);
+    expect((await user(u.id)).quota).toBe(1_000 - 18);
+    expect(await logsOf(u.id)).toHaveLength(2);
+    // Memory agrees with the database: the unwritten charge was given back.
+    expect(w.tokenAvailable(tk.id)).toBe(1_000 - 18);
+    await w.close();
+  });
+
+  it('picks up a balance another writer changed when it is announced on the bus', async () => {
+    const w = writer();
+    const u = await t.createUser({ quota: 100 });
+    const tk = await addToken(t, u.id, { remain_quota: 1_000_000 });
+    const req = { userId: u.id, tokenId: tk.id, unlimitedToken: false };
+    expect(await w.reserve({ ...req, amount: 150 })).toEqual({ ok: false, short: 'user' });
+    await t.db.db.updateTable('users').set({ quota: 500 }).where('id', '=', u.id).execute();
+    t.app.ctx.bus.publish('users', String(u.id));
+    expect((await w.reserve({ ...req, amount: 150 })).ok).toBe(true);
+    await w.close();
+  });
+
+  it('writes everything queued when it closes', async () => {
+    const w = writer();
+    const u = await t.createUser({ quota: 1_000 });
+    const tk = await addToken(t, u.id, { remain_quota: 1_000 });
+    for (let i = 0; i < 5; i++) w.settle(settlement(await held(w, u.id, tk.id, 20), 3));
+    expect((await user(u.id)).used_quota).toBe(0);
+    await w.close();
+    expect((await user(u.id)).used_quota).toBe(15);
+    expect(await logsOf(u.id)).toHaveLength(5);
   });
 
   it('sums usage per user, model and hour into quota_data, adding to rows already written', async () => {

@@ -8,6 +8,7 @@ import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import * as initial from './migrations/2026-11-21-0001-initial.js';
 import * as quotaHolds from './migrations/2026-11-21-0005-quota-holds.js';
+import * as dropQuotaHolds from './migrations/2026-11-21-0006-drop-quota-holds.js';
 import type { Database } from './tables.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -22,6 +23,7 @@ export interface Db {
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21-0001-initial': initial,
   '2026-11-21-0005-quota-holds': quotaHolds,
+  '2026-11-21-0006-drop-quota-holds': dropQuotaHolds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

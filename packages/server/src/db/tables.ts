@@ -214,15 +214,6 @@ export interface QuotaDataTable {
 }
 
 /** Quota held by a relay call in flight (deleted when the call settles). */
-export interface QuotaHoldsTable {
-  id: Id;
-  user_id: number;
-  /** 0 when the call is billed to the user without a token (console playground). */
-  token_id: Default<number>;
-  amount: number;
-  created_at: number;
-}
-
 export interface JobLeasesTable {
   name: string;
   holder: string;
@@ -244,7 +235,6 @@ export interface Database {
   tasks: TasksTable;
   quota_data: QuotaDataTable;
   job_leases: JobLeasesTable;
-  quota_holds: QuotaHoldsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

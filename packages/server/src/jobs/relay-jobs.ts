@@ -1,27 +1,11 @@
 // Background work of the relay: writing the hourly usage statistics (every node, its own numbers)
 // and probing auto-disabled channels so they come back when they recover (one node at a time).
 import { CHANNEL_STATUS } from '@sluice/shared';
-import { refundStaleHolds } from '../billing/ledger.js';
 import { testChannel } from '../features/channels/channel-testing.js';
 import type { RelayRuntime } from '../relay/pipeline/relay-runtime.js';
 
 export const CHANNEL_REENABLE_JOB = 'channel-reenable';
-export const STALE_HOLDS_JOB = 'stale-quota-holds';
 const REENABLE_INTERVAL_MS = 5 * 60 * 1000;
-const STALE_HOLDS_INTERVAL_MS = 10 * 60 * 1000;
-/** A hold this old belongs to a call that a crash cut off (a live call settles fine without it). */
-export const STALE_HOLD_SECONDS = 3600;
-
-/** Gives back quota held by calls that never settled; caches reload the balances it touched. */
-export async function refundAbandonedHolds(rt: RelayRuntime): Promise<number> {
-  const { ctx } = rt;
-  const refunded = await refundStaleHolds(ctx.db, ctx.clock.now() - STALE_HOLD_SECONDS);
-  if (refunded > 0) {
-    rt.logger.warn({ refunded }, 'refunded quota held by calls that never settled');
-    ctx.bus.publish('tokens');
-  }
-  return refunded;
-}
 
 /**
  * Half-open step of the circuit breaker: each auto-disabled channel gets one real call; a channel that
@@ -53,9 +37,6 @@ export function scheduleRelayJobs(rt: RelayRuntime): void {
   const { ctx } = rt;
   ctx.scheduler.every(CHANNEL_REENABLE_JOB, REENABLE_INTERVAL_MS, async () => {
     await reenableRecoveredChannels(rt);
-  });
-  ctx.scheduler.every(STALE_HOLDS_JOB, STALE_HOLDS_INTERVAL_MS, async () => {
-    await refundAbandonedHolds(rt);
   });
   // Statistics are summed per node in memory, so every node flushes its own (no lease).
   let timer: NodeJS.Timeout | undefined;

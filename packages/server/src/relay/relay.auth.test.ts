@@ -5,7 +5,7 @@ import { CHANNEL_STATUS, ROLE, TOKEN_STATUS } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
 import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
-import { addChannel, addToken, setOptions } from '../test-support/relay-kit.js';
+import { addChannel, addToken, billingWritten, setOptions } from '../test-support/relay-kit.js';
 import { invalidateTokenCache, invalidateUserCache } from './cache-invalidation.js';
 
 const MODEL = 'auth-test-model';
@@ -148,6 +148,7 @@ describe.each(testDialects())('relay auth on %s', (dialect) => {
   it('bills in the token group when the user may use it, and refuses other groups with 403', async () => {
     const vip = await addToken(t, user.id, { group: 'vip' });
     expect((await call(bearer(vip.key))).statusCode).toBe(200);
+    await billingWritten(t);
     const log = await t.db.db.selectFrom('logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(log.group).toBe('vip');
     const secret = await addToken(t, user.id, { group: 'secret-group' });
@@ -177,6 +178,7 @@ describe.each(testDialects())('relay auth on %s', (dialect) => {
     mock.reset();
     const pinned = await call(bearer(`${adminToken.key}-${hidden}`));
     expect(pinned.statusCode).toBe(200);
+    await billingWritten(t);
     const log = await t.db.db.selectFrom('logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(log.channel_id).toBe(hidden);
 

@@ -5,7 +5,14 @@ import { LOG_TYPE, tokenQuota } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
 import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
-import { addChannel, addToken, balances, listen, setOptions } from '../test-support/relay-kit.js';
+import {
+  addChannel,
+  addToken,
+  balances,
+  billingWritten,
+  listen,
+  setOptions,
+} from '../test-support/relay-kit.js';
 import { relayRuntime } from './pipeline/relay-runtime.js';
 import type { TestToken } from '../test-support/relay-kit.js';
 
@@ -85,6 +92,7 @@ describe.each(testDialects())('relay chat and completions on %s', (dialect) => {
     expect(after.tokenUsed - before.tokenUsed).toBe(quota);
     expect(after.channelUsed - before.channelUsed).toBe(quota);
 
+    await billingWritten(t);
     const log = await t.db.db.selectFrom('logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(log).toMatchObject({
       type: LOG_TYPE.consume,
@@ -135,6 +143,7 @@ describe.each(testDialects())('relay chat and completions on %s', (dialect) => {
     const after = await balances(t, { userId: user.id, tokenId: token.id, channelIds: [channelId] });
     expect(before.userQuota - after.userQuota).toBe(quota);
     expect(after.channelUsed - before.channelUsed).toBe(quota);
+    await billingWritten(t);
     const log = await t.db.db.selectFrom('logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(log).toMatchObject({ is_stream: 1, prompt_tokens: 3, completion_tokens: 4, quota });
     expect(JSON.parse(log.other).frt).toBeGreaterThanOrEqual(0);
@@ -165,6 +174,7 @@ describe.each(testDialects())('relay chat and completions on %s', (dialect) => {
     const stream = await post('/v1/completions', { model: MODEL, prompt: 'again please', stream: true });
     const events = sseEvents(await stream.text());
     expect(events.at(-1)).toBe('[DONE]');
+    await billingWritten(t);
     const logs = await t.db.db.selectFrom('logs').selectAll().orderBy('id', 'desc').limit(2).execute();
     expect(logs.map((l) => l.is_stream)).toEqual([1, 0]);
     expect(logs.every((l) => l.quota > 0)).toBe(true);
@@ -198,7 +208,8 @@ describe.each(testDialects())('relay chat and completions on %s', (dialect) => {
     await setOptions(t, { LogConsumeEnabled: false });
     try {
       const before = await balances(t, { userId: user.id, tokenId: token.id, channelIds: [channelId] });
-      const count = async () => (await t.db.db.selectFrom('logs').select('id').execute()).length;
+      const count = async () =>
+        (await billingWritten(t), await t.db.db.selectFrom('logs').select('id').execute()).length;
       const logs = await count();
       const res = await post('/v1/chat/completions', {
         model: MODEL,
@@ -218,6 +229,7 @@ describe.each(testDialects())('relay chat and completions on %s', (dialect) => {
 
   it('adds each call to the hourly quota_data of its user and model', async () => {
     const rt = relayRuntime(t.app.ctx);
+    await billingWritten(t);
     await rt.quotaData.flush();
     const read = () =>
       t.db.db
@@ -237,6 +249,7 @@ describe.each(testDialects())('relay chat and completions on %s', (dialect) => {
       messages: [{ role: 'user', content: 'for the charts' }],
     });
     await res.text();
+    await billingWritten(t);
     await rt.quotaData.flush();
     const rows = await read();
     const after = sum(rows);

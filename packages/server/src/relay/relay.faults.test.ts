@@ -6,7 +6,14 @@ import { LOG_TYPE, tokenQuota } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
 import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
-import { addChannel, addToken, balances, listen, setOptions } from '../test-support/relay-kit.js';
+import {
+  addChannel,
+  addToken,
+  balances,
+  billingWritten,
+  listen,
+  setOptions,
+} from '../test-support/relay-kit.js';
 import type { Balances, TestToken } from '../test-support/relay-kit.js';
 
 const MODEL = 'fault-model';
@@ -68,8 +75,10 @@ describe.each(testDialects())('upstream faults on %s', (dialect) => {
       body: payload,
       ...(signal ? { signal } : {}),
     });
-  const lastLog = () =>
-    t.db.db.selectFrom('logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const lastLog = async () => {
+    await billingWritten(t);
+    return t.db.db.selectFrom('logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
+  };
   const expectRefunded = async () => {
     const after = await now();
     expect(after.userQuota).toBe(before.userQuota);
@@ -243,6 +252,7 @@ describe('upstream timeout', () => {
     });
     expect(res.statusCode).toBe(504);
     expect(res.json().error.code).toBe('upstream_timeout');
+    await billingWritten(t);
     const row = await t.db.db
       .selectFrom('users')
       .select('quota')

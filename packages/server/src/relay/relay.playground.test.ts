@@ -5,7 +5,7 @@ import { LOG_TYPE } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
 import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
-import { addChannel, setOptions } from '../test-support/relay-kit.js';
+import { addChannel, billingWritten, setOptions } from '../test-support/relay-kit.js';
 
 const MODEL = 'playground-model';
 
@@ -67,6 +67,7 @@ describe.each(testDialects())('console playground on %s', (dialect) => {
     expect(sent.group).toBeUndefined();
     expect(sent.max_tokens).toBeUndefined();
 
+    await billingWritten(t);
     const log = await t.db.db.selectFrom('logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(log).toMatchObject({
       type: LOG_TYPE.consume,

@@ -8,6 +8,16 @@ import type { RelayCaller } from './auth/relay-auth.js';
 import { openAiChat } from './inbound/openai-chat/index.js';
 import { openAiCompletions } from './inbound/openai-completions/index.js';
 import type { InboundFormat } from './inbound/types.js';
+import { passUpstreamContentType } from './inbound/call-setup.js';
+import type { CallSetup } from './inbound/call-setup.js';
+import { installMultipartParser } from './inbound/audio/multipart.js';
+import { openAiSpeech } from './inbound/audio/speech.js';
+import { openAiTranscriptions, openAiTranslations } from './inbound/audio/transcription.js';
+import { openAiEmbeddings } from './inbound/embeddings/index.js';
+import { openAiImages, priceImageOrder } from './inbound/images/index.js';
+import { registerModelRoutes } from './inbound/models/models.routes.js';
+import { openAiModerations } from './inbound/moderations/index.js';
+import { openAiRerank } from './inbound/rerank/index.js';
 import { createClientSink } from './pipeline/client-sink.js';
 import { runRelayCall } from './pipeline/relay-call.js';
 import { relayRuntime } from './pipeline/relay-runtime.js';
@@ -24,16 +34,18 @@ async function relay(
   caller: RelayCaller,
   body: unknown,
   raw: Buffer | undefined,
+  setup?: CallSetup,
 ): Promise<FastifyReply> {
   const startedMs = Date.now();
   const ir = inbound.parse(body, raw);
   checkModelAllowed(caller, ir.model);
+  const call = setup ? setup(rt, ir, reply) : { rt, sink: createClientSink(reply) };
   await runRelayCall({
-    rt,
+    rt: call.rt,
     inbound,
     ir,
     caller,
-    sink: createClientSink(reply),
+    sink: call.sink,
     startedMs,
     requestId: req.id,
   });
@@ -48,7 +60,13 @@ declare module 'fastify' {
 }
 
 /** An OpenAI endpoint called with a token key; the key is checked before the body is read. */
-function tokenRoute(scope: FastifyInstance, rt: RelayRuntime, url: string, inbound: InboundFormat): void {
+function tokenRoute(
+  scope: FastifyInstance,
+  rt: RelayRuntime,
+  url: string,
+  inbound: InboundFormat,
+  setup?: CallSetup,
+): void {
   scope.post(
     url,
     {
@@ -60,7 +78,7 @@ function tokenRoute(scope: FastifyInstance, rt: RelayRuntime, url: string, inbou
     async (req, reply) => {
       const caller = req.relayCaller;
       if (!caller) throw new RelayError(401, 'invalid token', 'invalid_api_key');
-      return relay(rt, inbound, req, reply, caller, req.body, req.rawBody ?? undefined);
+      return relay(rt, inbound, req, reply, caller, req.body, req.rawBody ?? undefined, setup);
     },
   );
 }
@@ -106,6 +124,17 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
     scope.setErrorHandler(relayErrorHandler);
     tokenRoute(scope, rt, '/v1/chat/completions', openAiChat);
     tokenRoute(scope, rt, '/v1/completions', openAiCompletions);
+    tokenRoute(scope, rt, '/v1/embeddings', openAiEmbeddings);
+    tokenRoute(scope, rt, '/v1/moderations', openAiModerations);
+    tokenRoute(scope, rt, '/v1/rerank', openAiRerank);
+    tokenRoute(scope, rt, '/v1/images/generations', openAiImages, priceImageOrder);
+    tokenRoute(scope, rt, '/v1/audio/speech', openAiSpeech, passUpstreamContentType);
+    await scope.register(async (uploads) => {
+      installMultipartParser(uploads);
+      tokenRoute(uploads, rt, '/v1/audio/transcriptions', openAiTranscriptions, passUpstreamContentType);
+      tokenRoute(uploads, rt, '/v1/audio/translations', openAiTranslations, passUpstreamContentType);
+    });
+    registerModelRoutes(scope, rt);
     playgroundRoute(scope, rt);
   });
 }

@@ -5,7 +5,7 @@ import { LOG_TYPE } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
 import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
-import { addChannel, addToken, balances, setOptions } from '../test-support/relay-kit.js';
+import { addChannel, addToken, balances, billingWritten, setOptions } from '../test-support/relay-kit.js';
 import type { TestToken } from '../test-support/relay-kit.js';
 
 describe.each(testDialects())('channel selection and retries on %s', (dialect) => {
@@ -44,8 +44,10 @@ describe.each(testDialects())('channel selection and retries on %s', (dialect) =
       headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
       payload: JSON.stringify({ model, messages: [{ role: 'user', content: 'route me' }], ...body }),
     });
-  const lastLog = () =>
-    t.db.db.selectFrom('logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const lastLog = async () => {
+    await billingWritten(t);
+    return t.db.db.selectFrom('logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
+  };
   const keysCalled = () => mock.requests.map((r) => String(r.headers.authorization).slice('Bearer '.length));
 
   it('retries on other channels, exhausting the top priority tier before the next one', async () => {

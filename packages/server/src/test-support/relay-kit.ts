@@ -7,6 +7,7 @@ import { insertId } from '../db/insert-id.js';
 import type { ChannelsTable, TokensTable } from '../db/tables.js';
 import type { Insertable } from 'kysely';
 import { randomString } from '../platform/random.js';
+import { flushRelayBilling } from '../relay/pipeline/relay-runtime.js';
 import type { TestApp } from './test-app.js';
 
 export async function addChannel(
@@ -72,6 +73,9 @@ export async function setOptions(
   await t.app.ctx.options.reload();
 }
 
+/** Waits for the billing of the calls made so far to be written (calls are answered before it is). */
+export const billingWritten = (t: TestApp): Promise<void> => flushRelayBilling(t.app.ctx);
+
 /** Starts listening on 127.0.0.1 (port 0) and returns the base URL. */
 export async function listen(t: TestApp): Promise<string> {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -93,6 +97,8 @@ export async function balances(
   t: TestApp,
   ids: { userId: number; tokenId: number; channelIds: number[] },
 ): Promise<Balances> {
+  // Calls are answered before their billing is written; read after the batch commits.
+  await flushRelayBilling(t.app.ctx);
   const db = t.db.db;
   const user = await db
     .selectFrom('users')

@@ -1,6 +1,7 @@
 // Tokens by key and users by id, held in memory so a relay call reads no database row. Filled on
 // first use; dropped when a writer publishes 'tokens' or 'users' on the cache bus (payload: the id,
-// or nothing for everything). Quota moves made by this node are applied in place.
+// or nothing for everything). Balances are the ledger's (billing/balance-book.ts): `remainQuota` here
+// is the row as loaded, used only until the ledger has read the token.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/tables.js';
 import type { CacheBus } from '../../platform/cache-bus.js';
@@ -15,6 +16,7 @@ export interface CachedToken {
   status: number;
   /** Unix seconds; -1 never expires. */
   expiredTime: number;
+  /** As loaded; the ledger keeps the live balance. */
   remainQuota: number;
   unlimited: boolean;
   /** The models the token may call, when model_limits_enabled is on. */
@@ -35,8 +37,6 @@ export interface CachedUser {
 export interface CredentialCache {
   token(key: string): Promise<CachedToken | undefined>;
   user(id: number): Promise<CachedUser | undefined>;
-  /** Applies a quota change this node wrote to the database. */
-  moveTokenQuota(tokenId: number, remainDelta: number): void;
   setTokenStatus(tokenId: number, status: number): void;
   dropToken(tokenId: number): void;
   close(): void;
@@ -172,11 +172,6 @@ export function createCredentialCache(db: Kysely<Database>, bus: CacheBus): Cred
       const hit = users.get(id);
       if (hit !== undefined) return hit ?? undefined;
       return once(loadingUsers, id, () => loadUser(id));
-    },
-    moveTokenQuota(tokenId, remainDelta) {
-      const key = tokenKeyById.get(tokenId);
-      const token = key === undefined ? undefined : tokens.get(key);
-      if (token) token.remainQuota += remainDelta;
     },
     setTokenStatus(tokenId, status) {
       const key = tokenKeyById.get(tokenId);

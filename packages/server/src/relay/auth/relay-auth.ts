@@ -50,7 +50,9 @@ async function checkToken(rt: RelayRuntime, token: CachedToken): Promise<void> {
     await markToken(rt, token, TOKEN_STATUS.expired);
     throw refuse(401, 'this token has expired', 'token_expired');
   }
-  if (!token.unlimited && token.remainQuota <= 0) {
+  // The ledger's view counts calls in flight and charges not written yet; the row's until it loads.
+  const remain = rt.ledger.tokenAvailable(token.id) ?? token.remainQuota;
+  if (!token.unlimited && remain <= 0) {
     await markToken(rt, token, TOKEN_STATUS.exhausted);
     throw exhausted();
   }
@@ -126,13 +128,7 @@ export async function refuseShortQuota(
     );
   }
   const token = caller.token;
-  const row = await rt.ctx.db
-    .selectFrom('tokens')
-    .select(['remain_quota'])
-    .where('id', '=', token.id)
-    .executeTakeFirst();
-  const remain = Number(row?.remain_quota ?? 0);
-  rt.credentials.moveTokenQuota(token.id, remain - token.remainQuota);
+  const remain = rt.ledger.tokenAvailable(token.id) ?? 0;
   if (remain <= 0) {
     await markToken(rt, token, TOKEN_STATUS.exhausted);
     return exhausted();

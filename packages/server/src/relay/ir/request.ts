@@ -4,7 +4,16 @@
 // conversion at all.
 
 /** What kind of call this is; one per OpenAI endpoint the relay serves. */
-export type RelayMode = 'chat' | 'completions';
+export type RelayMode =
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'images'
+  | 'speech'
+  | 'transcriptions'
+  | 'translations'
+  | 'moderations'
+  | 'rerank';
 
 export interface IrRequest {
   mode: RelayMode;
@@ -19,6 +28,8 @@ export interface IrRequest {
   body: Readonly<Record<string, unknown>>;
   /** The client's exact bytes when they are that OpenAI shape: forwarded as they are when unchanged. */
   raw?: Buffer;
+  /** The content type of `raw` when it is not JSON (a multipart upload, boundary included). */
+  contentType?: string;
 }
 
 /** An upstream HTTP call, as a pure adapter describes it. */

@@ -88,12 +88,11 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
   const reserved = await rt.ledger.reserve({
     userId: caller.userId,
     tokenId: caller.token?.id ?? null,
+    unlimitedToken: caller.token?.unlimited ?? false,
     amount,
-    now: rt.ctx.clock.now(),
   });
   if (!reserved.ok) throw await refuseShortQuota(rt, caller, reserved.short, amount);
   const hold = reserved.hold;
-  if (hold.tokenId !== null) rt.credentials.moveTokenQuota(hold.tokenId, -amount);
 
   const tried: number[] = [];
   let lastFailure: AttemptError | undefined;
@@ -205,7 +204,8 @@ async function settleDelivered(
         })
       : undefined;
     const now = Math.floor(endedMs / 1000);
-    await rt.ledger.settle({
+    // Charged in memory now, written with the next batch: the answer does not wait for the commit.
+    rt.ledger.settle({
       hold: s.hold,
       quota,
       channelId: s.channel.id,
@@ -213,7 +213,6 @@ async function settleDelivered(
       now,
       ...(log ? { log } : {}),
     });
-    if (s.hold.tokenId !== null) rt.credentials.moveTokenQuota(s.hold.tokenId, s.hold.amount - quota);
     if (options.get('DataExportEnabled')) {
       rt.quotaData.record({
         userId: who.userId,
@@ -247,7 +246,7 @@ async function refund(input: RelayCallInput, hold: Hold, tried: number[], error:
       : undefined;
   if (hold.amount === 0 && !log) return;
   try {
-    await rt.ledger.settle({
+    rt.ledger.settle({
       hold,
       quota: 0,
       channelId: 0,
@@ -255,7 +254,6 @@ async function refund(input: RelayCallInput, hold: Hold, tried: number[], error:
       now: Math.floor(endedMs / 1000),
       ...(log ? { log } : {}),
     });
-    if (hold.tokenId !== null) rt.credentials.moveTokenQuota(hold.tokenId, hold.amount);
   } catch (err) {
     rt.logger.error({ err, userId: input.caller.userId }, 'could not refund a failed relay call');
   }

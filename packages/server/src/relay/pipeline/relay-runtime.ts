@@ -52,14 +52,22 @@ export function relayRuntime(ctx: AppContext, logger: RelayLogger = silent): Rel
       runtime.logger.error({ err: error }, 'could not load the channel index'),
     ),
     breaker: createCircuitBreaker(),
-    ledger: createLedgerWriter(ctx.db, ctx.dialect),
+    ledger: createLedgerWriter(ctx.db, {
+      bus: ctx.bus,
+      onError: (error, settlement) =>
+        runtime.logger.error(
+          { err: error, userId: settlement?.hold.userId },
+          'could not write the billing of relay calls',
+        ),
+    }),
     quotaData: createQuotaDataRecorder(ctx.db, ctx.dialect),
     logger,
     onClose: (stop) => stops.push(stop),
     async close() {
       runtimes.delete(ctx);
       for (const stop of stops.splice(0)) stop();
-      await runtime.ledger.drain();
+      // Graceful shutdown: every settled call is written before the process goes.
+      await runtime.ledger.close();
       credentials.close();
       runtime.channels.close();
       await runtime.quotaData.flush().catch((error: unknown) => {
@@ -70,4 +78,9 @@ export function relayRuntime(ctx: AppContext, logger: RelayLogger = silent): Rel
   };
   runtimes.set(ctx, runtime);
   return runtime;
+}
+
+/** Waits until the billing of every call settled so far is in the database (tests, shutdown checks). */
+export async function flushRelayBilling(ctx: AppContext): Promise<void> {
+  await runtimes.get(ctx)?.ledger.drain();
 }

@@ -5,6 +5,7 @@ import { buildOpenAiRequest } from './request.js';
 import type { OpenAiOptions } from './request.js';
 import { parseOpenAiError, parseOpenAiResponse } from './response.js';
 import { createOpenAiStreamParser } from './stream.js';
+import { parseEndpointResponse } from './endpoint-responses.js';
 
 export function openAiCompatible(
   name: string,
@@ -16,9 +17,10 @@ export function openAiCompatible(
     name,
     wireFormat: 'openai',
     defaultBaseUrl,
-    supports: (mode) => mode === 'chat' || mode === 'completions',
+    // Every OpenAI endpoint; which models a channel serves is the operator's choice (its model list).
+    supports: () => true,
     buildRequest: (ir, channel, upstreamModel) => buildOpenAiRequest(ir, channel, upstreamModel, options),
-    parseResponse: (_ir, body) => parseOpenAiResponse(body),
+    parseResponse: (ir, body) => parseEndpointResponse(ir, body) ?? parseOpenAiResponse(body),
     parseError: parseOpenAiError,
     createStreamParser: () => createOpenAiStreamParser(),
   };

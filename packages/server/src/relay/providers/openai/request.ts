@@ -2,10 +2,18 @@
 // The client's bytes go out unchanged unless a field has to change (mapped model, stream usage).
 import type { IrRequest, RelayMode, UpstreamRequest } from '../../ir/request.js';
 import type { ChannelTarget } from '../types.js';
+import { replaceFormField } from './multipart.js';
 
 export const OPENAI_PATHS: Record<RelayMode, string> = {
   chat: '/v1/chat/completions',
   completions: '/v1/completions',
+  embeddings: '/v1/embeddings',
+  images: '/v1/images/generations',
+  speech: '/v1/audio/speech',
+  transcriptions: '/v1/audio/transcriptions',
+  translations: '/v1/audio/translations',
+  moderations: '/v1/moderations',
+  rerank: '/v1/rerank',
 };
 
 export interface OpenAiOptions {
@@ -33,11 +41,31 @@ export function openaiBody(ir: IrRequest, upstreamModel: string, askStreamUsage 
   return JSON.stringify(body);
 }
 
-export function openaiHeaders(channel: ChannelTarget, stream: boolean): Record<string, string> {
+/** What each mode answers with: speech is audio, transcripts may be plain text, subtitles or JSON. */
+function acceptFor(ir: IrRequest): string {
+  if (ir.stream) return 'text/event-stream';
+  return ir.mode === 'speech' || ir.mode === 'transcriptions' || ir.mode === 'translations'
+    ? '*/*'
+    : 'application/json';
+}
+
+/** A multipart upload goes out as it came; only a mapped model is written into its model field. */
+function uploadBody(ir: IrRequest, upstreamModel: string): Buffer {
+  const raw = ir.raw ?? Buffer.alloc(0);
+  if (upstreamModel === ir.model || !ir.contentType) return raw;
+  return replaceFormField(raw, ir.contentType, 'model', upstreamModel);
+}
+
+export function openaiHeaders(
+  channel: ChannelTarget,
+  stream: boolean,
+  contentType = 'application/json',
+  accept = stream ? 'text/event-stream' : 'application/json',
+): Record<string, string> {
   const headers: Record<string, string> = {
-    'content-type': 'application/json',
+    'content-type': contentType,
     authorization: `Bearer ${channel.key}`,
-    accept: stream ? 'text/event-stream' : 'application/json',
+    accept,
   };
   if (channel.organization !== '') headers['openai-organization'] = channel.organization;
   return headers;
@@ -52,7 +80,9 @@ export function buildOpenAiRequest(
   return {
     url: joinUrl(channel.baseUrl || options.defaultBaseUrl, OPENAI_PATHS[ir.mode]),
     method: 'POST',
-    headers: openaiHeaders(channel, ir.stream),
-    body: openaiBody(ir, upstreamModel, options.askStreamUsage),
+    headers: openaiHeaders(channel, ir.stream, ir.contentType, acceptFor(ir)),
+    body: ir.contentType
+      ? uploadBody(ir, upstreamModel)
+      : openaiBody(ir, upstreamModel, options.askStreamUsage),
   };
 }
