@@ -1,0 +1,66 @@
+// Everything a page relies on: data cache, language, antd theme and locale. Toasts and dialogs
+// (components/feedback.tsx) sit inside the router, in the app layout, so dialogs may hold links.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ConfigProvider, theme } from 'antd';
+import type { Locale } from 'antd/es/locale';
+import { useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import { i18n } from '../i18n';
+import { ThemeModeProvider, useThemeMode } from './theme';
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      // lib/api.ts already told the user about a failure; retrying would repeat the toast.
+      queries: { retry: false, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** Keeps the page background (outside antd's components) in the theme. */
+function PageBackground() {
+  const { token } = theme.useToken();
+  useEffect(() => {
+    document.body.style.backgroundColor = token.colorBgLayout;
+    document.body.style.color = token.colorText;
+  }, [token.colorBgLayout, token.colorText]);
+  return null;
+}
+
+function ThemedAntd({ children }: { children: ReactNode }) {
+  const { mode } = useThemeMode();
+  const { i18n: current } = useTranslation();
+  const zh = current.language === 'zh-CN';
+  // antd's own texts (pagination, modals…) are English by default; Chinese loads when chosen.
+  const [zhLocale, setZhLocale] = useState<Locale | undefined>(undefined);
+  useEffect(() => {
+    document.documentElement.lang = zh ? 'zh-CN' : 'en';
+    if (zh && !zhLocale) void import('antd/es/locale/zh_CN').then((m) => setZhLocale(m.default));
+  }, [zh, zhLocale]);
+  return (
+    <ConfigProvider
+      locale={zh ? zhLocale : undefined}
+      theme={{
+        algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
+        token: { colorPrimary: '#1677ff', borderRadius: 8 },
+      }}
+    >
+      <PageBackground />
+      {children}
+    </ConfigProvider>
+  );
+}
+
+export function Providers({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <I18nextProvider i18n={i18n}>
+        <ThemeModeProvider>
+          <ThemedAntd>{children}</ThemedAntd>
+        </ThemeModeProvider>
+      </I18nextProvider>
+    </QueryClientProvider>
+  );
+}

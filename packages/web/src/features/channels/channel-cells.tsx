@@ -1,0 +1,154 @@
+// The figures of one row: type, status (with the auto-disable reason), response time, groups and
+// quota. Tag rows pass their aggregated values through the same cells.
+import { Space, Tag, Tooltip, Typography } from 'antd';
+import { splitCommaList } from '@sluice/shared';
+import { useTranslation } from 'react-i18next';
+import { formatTimestamp } from '../../lib/dates';
+import {
+  STATUS_COLORS,
+  autoDisableInfo,
+  channelStatusKind,
+  formatBalance,
+  formatSeconds,
+  responseTimeColor,
+} from './channel-display';
+import { channelTypeUi } from './channel-type-table';
+
+export function TypeTag({ type }: { type: number }) {
+  const { t } = useTranslation();
+  const row = channelTypeUi(type);
+  if (!row) return <Tag>{t('channels.unknownType')}</Tag>;
+  return <Tag color={row.color}>{t(`channels.typeName.${row.value}`, { defaultValue: row.label })}</Tag>;
+}
+
+export function StatusTag({ status, otherInfo }: { status: number; otherInfo: string }) {
+  const { t } = useTranslation();
+  const kind = channelStatusKind(status);
+  const tag = <Tag color={STATUS_COLORS[kind]}>{t(`channels.status.${kind}`)}</Tag>;
+  if (kind !== 'autoDisabled') return tag;
+  const { reason, time } = autoDisableInfo(otherInfo);
+  const lines = [
+    t('channels.status.reason', { reason: reason ?? t('channels.status.noReason') }),
+    ...(time !== null ? [t('channels.status.time', { time: formatTimestamp(time) })] : []),
+  ];
+  return (
+    <Tooltip
+      title={lines.map((line) => (
+        <div key={line}>{line}</div>
+      ))}
+    >
+      <span tabIndex={0} aria-label={`${t('channels.status.autoDisabled')}. ${lines.join('. ')}`}>
+        {tag}
+      </span>
+    </Tooltip>
+  );
+}
+
+/** A tag row: how many of its channels are enabled. */
+export function TagStatusTag({ enabled, total }: { enabled: number; total: number }) {
+  const { t } = useTranslation();
+  const color = enabled === total ? 'green' : enabled === 0 ? 'red' : 'gold';
+  return <Tag color={color}>{t('channels.tagRow.enabledCount', { enabled, total })}</Tag>;
+}
+
+export function ResponseTimeTag({ ms, testTime }: { ms: number; testTime: number }) {
+  const { t } = useTranslation();
+  const text =
+    ms > 0
+      ? t('channels.responseTime.seconds', { seconds: formatSeconds(ms) })
+      : t('channels.responseTime.untested');
+  const tag = <Tag color={responseTimeColor(ms)}>{text}</Tag>;
+  if (testTime <= 0) return tag;
+  return (
+    <Tooltip title={t('channels.responseTime.testedAt', { time: formatTimestamp(testTime) })}>{tag}</Tooltip>
+  );
+}
+
+export function GroupTags({ group }: { group: string }) {
+  const groups = splitCommaList(group);
+  return (
+    <Space size={[4, 4]} wrap style={{ maxWidth: 220 }}>
+      {groups.map((g) => (
+        <Tag key={g}>{g}</Tag>
+      ))}
+    </Space>
+  );
+}
+
+export interface QuotaCellProps {
+  type: number;
+  usedQuota: number;
+  balance: number;
+  formatQuota(quota: number): string;
+  /** Offered when the type reports a balance: asks the upstream again. */
+  onUpdateBalance?: () => void;
+  updating?: boolean;
+}
+
+export function QuotaCell({
+  type,
+  usedQuota,
+  balance,
+  formatQuota,
+  onUpdateBalance,
+  updating,
+}: QuotaCellProps) {
+  const { t } = useTranslation();
+  const shown = formatBalance(type, balance);
+  const used = formatQuota(usedQuota);
+  return (
+    <Space size={4}>
+      <Tooltip title={t('channels.quota.used')}>
+        <Tag color="blue" aria-label={`${t('channels.quota.used')}: ${used}`}>
+          {used}
+        </Tag>
+      </Tooltip>
+      {shown !== null &&
+        (onUpdateBalance ? (
+          <Tooltip title={t('channels.quota.updateBalance')}>
+            <Tag
+              color="green"
+              role="button"
+              tabIndex={0}
+              aria-label={`${t('channels.quota.remaining')}: ${shown}. ${t('channels.quota.updateBalance')}`}
+              style={{ cursor: updating ? 'progress' : 'pointer' }}
+              onClick={() => !updating && onUpdateBalance()}
+              onKeyDown={(e) => {
+                if ((e.key === 'Enter' || e.key === ' ') && !updating) onUpdateBalance();
+              }}
+            >
+              {shown}
+            </Tag>
+          </Tooltip>
+        ) : (
+          <Tag color="green" aria-label={`${t('channels.quota.remaining')}: ${shown}`}>
+            {shown}
+          </Tag>
+        ))}
+    </Space>
+  );
+}
+
+/** The name cell: the channel's name, or a tag row's tag with its channel count. */
+export function NameCell({ name, tag, count }: { name: string; tag?: string; count?: number }) {
+  const { t } = useTranslation();
+  if (count !== undefined) {
+    return (
+      <Space size={4}>
+        <Tag color="processing">{t('channels.tagRow.label')}</Tag>
+        <Typography.Text strong>{name}</Typography.Text>
+        <Typography.Text type="secondary">{t('channels.tagRow.channels', { count })}</Typography.Text>
+      </Space>
+    );
+  }
+  return (
+    <Space size={4}>
+      <span>{name}</span>
+      {tag ? (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          #{tag}
+        </Typography.Text>
+      ) : null}
+    </Space>
+  );
+}

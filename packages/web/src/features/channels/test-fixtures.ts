@@ -1,0 +1,32 @@
+// A stored channel as the server answers it, for the console's tests.
+import type { ChannelView } from '@sluice/shared';
+
+export const channel = (over: Partial<ChannelView> = {}): ChannelView => ({
+  id: 5,
+  type: 1,
+  name: 'primary',
+  status: 1,
+  group: 'default,vip',
+  models: 'gpt-4o,gpt-4o-mini',
+  test_models: ['gpt-4o', 'gpt-4o-mini'],
+  test_model: '',
+  openai_organization: '',
+  max_input_tokens: 0,
+  base_url: 'https://up.example.com',
+  other: '',
+  model_mapping: '',
+  status_code_mapping: '',
+  auto_ban: 1,
+  priority: 3,
+  weight: 2,
+  tag: '',
+  response_time: 0,
+  test_time: 0,
+  used_quota: 0,
+  balance: 0,
+  balance_updated_time: 0,
+  created_time: 0,
+  other_info: '{}',
+  setting: '{}',
+  ...over,
+});

@@ -1,0 +1,47 @@
+// Labels of async and drawing task states (spec part 2 §4). Pure, so the rules are tested without
+// rendering. Unknown values are shown as they are rather than hidden.
+
+/** Task statuses; Suno adds QUEUED and UNKNOWN, and an empty status while the task is being submitted. */
+export const TASK_STATUS_NAMES = [
+  'SUCCESS',
+  'NOT_START',
+  'SUBMITTED',
+  'IN_PROGRESS',
+  'FAILURE',
+  'MODAL',
+  'QUEUED',
+  'UNKNOWN',
+] as const;
+export type TaskStatusName = (typeof TASK_STATUS_NAMES)[number] | 'submitting';
+
+const STATUS_COLOURS: Record<TaskStatusName, string> = {
+  SUCCESS: 'green',
+  NOT_START: 'default',
+  SUBMITTED: 'gold',
+  IN_PROGRESS: 'blue',
+  FAILURE: 'red',
+  MODAL: 'volcano',
+  QUEUED: 'orange',
+  UNKNOWN: 'default',
+  submitting: 'cyan',
+};
+
+/** The status's label key and colour, or null for a status this console does not know. */
+export function taskStatus(status: string): { name: TaskStatusName; colour: string } | null {
+  if (status === '') return { name: 'submitting', colour: STATUS_COLOURS.submitting };
+  const known = (TASK_STATUS_NAMES as readonly string[]).includes(status);
+  return known ? { name: status as TaskStatusName, colour: STATUS_COLOURS[status as TaskStatusName] } : null;
+}
+
+export const TASK_ACTIONS = ['MUSIC', 'LYRICS'] as const;
+export type TaskActionName = (typeof TASK_ACTIONS)[number];
+
+export const taskAction = (action: string): TaskActionName | null =>
+  (TASK_ACTIONS as readonly string[]).includes(action) ? (action as TaskActionName) : null;
+
+/** Progress such as "40%" as a number for a progress bar; null when there is none to show. */
+export function progressPercent(progress: string): number | null {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(progress);
+  if (!match) return null;
+  return Math.min(100, Math.max(0, Number(match[1])));
+}

@@ -1,0 +1,84 @@
+// The columns of the async task table (spec part 2 §3/§4); the channel only for admins.
+import { Tag, Typography } from 'antd';
+import type { TableColumnsType } from 'antd';
+import type { TaskItem } from '@sluice/shared';
+import type { TFunction } from 'i18next';
+import { formatTimestamp } from '../../lib/dates';
+import { LongText } from '../logs/components/long-text';
+import { taskAction } from './labels';
+import { DurationCell, ProgressCell, StatusTag } from './task-cells';
+
+const time = (seconds: number) => <span style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(seconds)}</span>;
+
+export function platformLabel(platform: string, t: TFunction): string {
+  return platform === 'suno' ? t('tasks.platform.suno') : platform || '-';
+}
+
+export function actionLabel(action: string, t: TFunction): string {
+  const known = taskAction(action);
+  return known ? t(`tasks.action.${known}`) : action || '-';
+}
+
+export function taskColumns({
+  t,
+  admin,
+  onDetails,
+}: {
+  t: TFunction;
+  admin: boolean;
+  onDetails(task: TaskItem): void;
+}): TableColumnsType<TaskItem> {
+  const columns: TableColumnsType<TaskItem> = [
+    { title: t('tasks.column.submitTime'), key: 'submit', render: (_, task) => time(task.submit_time) },
+    { title: t('tasks.column.finishTime'), key: 'finish', render: (_, task) => time(task.finish_time) },
+    {
+      title: t('tasks.column.duration'),
+      key: 'duration',
+      render: (_, task) => <DurationCell submitTime={task.submit_time} finishTime={task.finish_time} />,
+    },
+  ];
+  if (admin) {
+    columns.push({
+      title: t('tasks.column.channel'),
+      key: 'channel',
+      render: (_, task) => <Tag color="blue">{task.channel_id ?? '-'}</Tag>,
+    });
+  }
+  columns.push(
+    {
+      title: t('tasks.column.platform'),
+      key: 'platform',
+      render: (_, task) => <Tag color="purple">{platformLabel(task.platform, t)}</Tag>,
+    },
+    {
+      title: t('tasks.column.action'),
+      key: 'action',
+      render: (_, task) => <Tag color="geekblue">{actionLabel(task.action, t)}</Tag>,
+    },
+    {
+      title: t('tasks.column.taskId'),
+      key: 'task_id',
+      render: (_, task) => (
+        <Typography.Link onClick={() => onDetails(task)} title={t('tasks.details')}>
+          {task.task_id || '-'}
+        </Typography.Link>
+      ),
+    },
+    {
+      title: t('tasks.column.status'),
+      key: 'status',
+      render: (_, task) => <StatusTag status={task.status} />,
+    },
+    {
+      title: t('tasks.column.progress'),
+      key: 'progress',
+      render: (_, task) => <ProgressCell progress={task.progress} />,
+    },
+    {
+      title: t('tasks.column.failReason'),
+      key: 'fail_reason',
+      render: (_, task) => <LongText text={task.fail_reason} title={t('tasks.column.failReason')} />,
+    },
+  );
+  return columns;
+}
