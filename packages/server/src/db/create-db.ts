@@ -7,8 +7,6 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import * as initial from './migrations/2026-11-21-0001-initial.js';
-import * as quotaHolds from './migrations/2026-11-21-0005-quota-holds.js';
-import * as dropQuotaHolds from './migrations/2026-11-21-0006-drop-quota-holds.js';
 import type { Database } from './tables.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -22,8 +20,6 @@ export interface Db {
 /** Migrations in the order they run; names are dated and never change. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21-0001-initial': initial,
-  '2026-11-21-0005-quota-holds': quotaHolds,
-  '2026-11-21-0006-drop-quota-holds': dropQuotaHolds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
