@@ -8,6 +8,7 @@ import { DataTable, ListSearch, useList } from '../../components/data-table';
 import { useFormatQuota } from '../../components/quota';
 import { useUser, userIsAdmin } from '../../lib/session';
 import { defaultLogFilters, fetchLogPage, useLogStat } from './api';
+import { ChannelFilterField } from './components/channel-filter-field';
 import { DateTimeField } from './components/date-time-field';
 import { logColumns } from './log-columns';
 import { LogDetails } from './log-details';
@@ -57,17 +58,7 @@ export function LogsPage() {
         </Form.Item>
         <DateTimeField name="start_timestamp" label={t('logs.filter.startTime')} />
         <DateTimeField name="end_timestamp" label={t('logs.filter.endTime')} />
-        {admin && (
-          <Form.Item name="channel">
-            <Input
-              allowClear
-              inputMode="numeric"
-              aria-label={t('logs.filter.channel')}
-              placeholder={t('logs.filter.channel')}
-              style={{ width: 120 }}
-            />
-          </Form.Item>
-        )}
+        {admin && <ChannelFilterField name="channel" />}
         {admin && (
           <Form.Item name="username">
             <Input

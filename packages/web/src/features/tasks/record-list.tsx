@@ -5,6 +5,7 @@ import type { Page } from '@sluice/shared';
 import { useTranslation } from 'react-i18next';
 import type { ListFetchArgs, ListFilters } from '../../components/data-table';
 import { api } from '../../lib/api';
+import { ChannelFilterField } from '../logs/components/channel-filter-field';
 import { DateTimeField } from '../logs/components/date-time-field';
 
 export interface RecordListSpec {
@@ -60,17 +61,7 @@ export function RecordFilters({
   const { t } = useTranslation();
   return (
     <>
-      {admin && (
-        <Form.Item name="channel_id">
-          <Input
-            allowClear
-            inputMode="numeric"
-            aria-label={t('logs.filter.channel')}
-            placeholder={t('logs.filter.channel')}
-            style={{ width: 120 }}
-          />
-        </Form.Item>
-      )}
+      {admin && <ChannelFilterField name="channel_id" />}
       <Form.Item name={spec.idFilter}>
         <Input allowClear aria-label={idLabel} placeholder={idLabel} style={{ width: 200 }} />
       </Form.Item>
