@@ -20,6 +20,7 @@ import { ensureRootUser } from './features/users/root-user.js';
 import { registerFeatures } from './features/index.js';
 import { registerAuthGuard } from './http/auth-guard.js';
 import { ApiError } from './http/envelope.js';
+import { lazyRequestLogger } from './http/request-logger.js';
 import type { CacheBus } from './platform/cache-bus.js';
 import { createMemoryCacheBus } from './platform/cache-bus.js';
 import type { Clock } from './platform/clock.js';
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     // Per-request access logs would cost the relay's hot path; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
   });
   const ctx: AppContext = {
     config,
@@ -80,8 +82,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => ctx.scheduler.stop());
 
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    done();
   });
 
   await app.register(cookie, { secret: config.sessionSecret });

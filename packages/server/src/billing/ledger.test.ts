@@ -6,7 +6,9 @@ import { addChannel, addToken } from '../test-support/relay-kit.js';
 import { createLedgerWriter } from './ledger-writer.js';
 import type { LedgerWriter } from './ledger-writer.js';
 import { createQuotaDataRecorder } from './quota-data.js';
+import { commitBatch } from './ledger.js';
 import type { Hold, Settlement } from './ledger.js';
+import { consumeLogRow, errorLogRow } from './usage-log.js';
 
 describe.each(testDialects())('quota ledger on %s', (dialect) => {
   let t: TestApp;
@@ -180,6 +182,107 @@ describe.each(testDialects())('quota ledger on %s', (dialect) => {
     await w.close();
     expect((await user(u.id)).used_quota).toBe(15);
     expect(await logsOf(u.id)).toHaveLength(5);
+  });
+
+  it('stores rows of different shapes in one batch exactly as each row written alone', async () => {
+    const u = await t.createUser({ quota: 10_000 });
+    const twin = await t.createUser({ quota: 10_000 });
+    const tk = await addToken(t, u.id, { remain_quota: 10_000 });
+    const who = (userId: number) => ({
+      userId,
+      username: 'someone',
+      tokenId: tk.id,
+      tokenName: 'ci',
+      group: 'default',
+      model: 'gpt-4o-mini',
+      ip: '127.0.0.1',
+      isStream: true,
+    });
+    const rows = (userId: number) => [
+      consumeLogRow({
+        who: who(userId),
+        timing: { startedMs: 1_700_000_000_000, endedMs: 1_700_000_003_000, firstResponseMs: 40 },
+        pricing: { billing: 'tokens', modelRatio: 0.075, completionRatio: 4, groupRatio: 1, cacheRatio: 1 },
+        usage: { promptTokens: 1000, completionTokens: 500, cachedTokens: 0 },
+        quota: 225,
+        channelId: 0,
+        channelsTried: [5],
+        upstreamModel: 'gpt-4o-mini',
+      }),
+      // An error row has no token counts: the columns' defaults fill them in.
+      errorLogRow({
+        who: who(userId),
+        timing: { startedMs: 1_700_000_000_000, endedMs: 1_700_000_001_000 },
+        message: 'no channel answered',
+        status: 502,
+        channelId: 5,
+        channelsTried: [5],
+      }),
+      { user_id: userId, created_at: 9, type: 4, content: 'only what is required', other: '' },
+    ];
+    const settlements = rows(u.id).map((log): Settlement => ({
+      hold: { userId: u.id, tokenId: tk.id, amount: 0 },
+      quota: log.quota ?? 0,
+      channelId: 0,
+      countRequest: false,
+      now: 2,
+      log,
+    }));
+    const balances = await commitBatch(t.db.db, settlements, { users: [], tokens: [] });
+    expect(balances.users.get(u.id)).toBe(10_000 - 225);
+    expect(balances.tokens.get(tk.id)).toBe(10_000 - 225);
+    for (const log of rows(twin.id)) await t.db.db.insertInto('logs').values(log).execute();
+    const stored = async (userId: number) =>
+      (
+        await t.db.db.selectFrom('logs').selectAll().where('user_id', '=', userId).orderBy('id').execute()
+      ).map(({ id: _id, user_id: _user, ...row }) => row);
+    expect(await stored(u.id)).toEqual(await stored(twin.id));
+    expect((await stored(u.id))[1]).toMatchObject({ prompt_tokens: 0, completion_tokens: 0, quota: 0 });
+  });
+
+  it('writes a batch larger than one statement in order and reads back every balance', async () => {
+    const u = await t.createUser({ quota: 1_000_000 });
+    const tokenCount = 600;
+    await t.db.db
+      .insertInto('tokens')
+      .values(
+        Array.from({ length: tokenCount }, (_, i) => ({
+          user_id: u.id,
+          key: `ledger-${u.id}-${i}`,
+          remain_quota: 1_000,
+          model_limits: '',
+          allow_ips: '',
+        })),
+      )
+      .execute();
+    const tokenIds = (
+      await t.db.db.selectFrom('tokens').select('id').where('user_id', '=', u.id).orderBy('id').execute()
+    ).map((r) => r.id);
+    const calls = 700;
+    const settlements = Array.from({ length: calls }, (_, i): Settlement => ({
+      hold: { userId: u.id, tokenId: tokenIds[i % tokenCount] as number, amount: 10 },
+      quota: 1 + (i % 3),
+      channelId: 0,
+      countRequest: true,
+      now: 100 + i,
+      log: { user_id: u.id, created_at: 1, type: 2, content: String(i), other: '{}', quota: 1 + (i % 3) },
+    }));
+    const balances = await commitBatch(t.db.db, settlements, { users: [], tokens: [] });
+    const charged = (tokenIndex: number) =>
+      settlements.filter((_, i) => i % tokenCount === tokenIndex).reduce((a, s) => a + s.quota, 0);
+    expect(balances.tokens.size).toBe(tokenCount);
+    tokenIds.forEach((id, i) => expect(balances.tokens.get(id)).toBe(1_000 - charged(i)));
+    const total = settlements.reduce((a, s) => a + s.quota, 0);
+    expect(balances.users.get(u.id)).toBe(1_000_000 - total);
+    const logs = await t.db.db
+      .selectFrom('logs')
+      .select(['content', 'quota'])
+      .where('user_id', '=', u.id)
+      .orderBy('id')
+      .execute();
+    expect(logs.map((l) => l.content)).toEqual(settlements.map((_, i) => String(i)));
+    expect((await user(u.id)).request_count).toBe(calls);
+    expect((await token(tokenIds[0] as number)).accessed_time).toBe(100 + tokenCount);
   });
 
   it('sums usage per user, model and hour into quota_data, adding to rows already written', async () => {

@@ -27,10 +27,7 @@ export interface CallTiming {
 const fmt = (n: number): string => String(n);
 
 export function priceSummary(pricing: Pricing): string {
-  if (pricing.billing === 'call') {
-    return `model price $${fmt(pricing.modelPrice)}, group ratio ${fmt(pricing.groupRatio)}`;
-  }
-  return `model ratio ${fmt(pricing.modelRatio)}, completion ratio ${fmt(pricing.completionRatio)}, group ratio ${fmt(pricing.groupRatio)}`;
+  return pricingText(pricing).summary;
 }
 
 function pricingOther(pricing: Pricing): Record<string, number> {
@@ -50,17 +47,72 @@ function pricingOther(pricing: Pricing): Record<string, number> {
       };
 }
 
-const baseRow = (who: CallIdentity, now: number) => ({
-  user_id: who.userId,
-  username: who.username,
-  token_id: who.tokenId,
-  token_name: who.tokenName,
-  model_name: who.model,
-  group: who.group,
-  ip: who.ip,
-  is_stream: who.isStream ? 1 : 0,
-  created_at: now,
-});
+/** What a log row says about a price: the content's summary and the price keys of `other` as JSON. */
+interface PricingText {
+  summary: string;
+  /** The keys and values of pricingOther, without the braces. */
+  otherKeys: string;
+}
+
+function describePricing(pricing: Pricing): PricingText {
+  const summary =
+    pricing.billing === 'call'
+      ? `model price $${fmt(pricing.modelPrice)}, group ratio ${fmt(pricing.groupRatio)}`
+      : `model ratio ${fmt(pricing.modelRatio)}, completion ratio ${fmt(pricing.completionRatio)}, group ratio ${fmt(pricing.groupRatio)}`;
+  return { summary, otherKeys: JSON.stringify(pricingOther(pricing)).slice(1, -1) };
+}
+
+// Every call brings its own Pricing object, but a node sees few distinct prices: their texts are
+// kept by value (looked up by the price or model ratio, then the rest compared) and all forgotten
+// at once when there are too many.
+const PRICE_TEXTS = 256;
+interface PriceEntry {
+  pricing: Pricing;
+  text: PricingText;
+}
+const priceTexts = { call: new Map<number, PriceEntry[]>(), tokens: new Map<number, PriceEntry[]>() };
+let priceTextCount = 0;
+
+const samePrice = (a: Pricing, b: Pricing): boolean =>
+  a.billing === 'call'
+    ? b.billing === 'call' && a.modelPrice === b.modelPrice && a.groupRatio === b.groupRatio
+    : b.billing === 'tokens' &&
+      a.modelRatio === b.modelRatio &&
+      a.completionRatio === b.completionRatio &&
+      a.groupRatio === b.groupRatio &&
+      a.cacheRatio === b.cacheRatio;
+
+function pricingText(pricing: Pricing): PricingText {
+  const texts = priceTexts[pricing.billing];
+  const key = pricing.billing === 'call' ? pricing.modelPrice : pricing.modelRatio;
+  const entries = texts.get(key);
+  if (entries) {
+    for (const entry of entries) if (samePrice(entry.pricing, pricing)) return entry.text;
+  }
+  const text = describePricing(pricing);
+  if (priceTextCount >= PRICE_TEXTS) {
+    priceTexts.call.clear();
+    priceTexts.tokens.clear();
+    priceTextCount = 0;
+  }
+  // A copy: the entry must not change if the caller's object does.
+  const entry = { pricing: { ...pricing }, text };
+  const list = texts.get(key);
+  if (list) list.push(entry);
+  else texts.set(key, [entry]);
+  priceTextCount++;
+  return text;
+}
+
+/** A number as JSON.stringify writes it. */
+const jsonNumber = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
+
+/** {"use_channel":["3","5"]}: channel ids are integers, so nothing needs escaping. */
+function adminInfo(channelsTried: readonly number[]): string {
+  let ids = '';
+  for (const id of channelsTried) ids += `${ids === '' ? '' : ','}"${String(id)}"`;
+  return `{"use_channel":[${ids}]}`;
+}
 
 export function consumeLogRow(input: {
   who: CallIdentity;
@@ -75,23 +127,33 @@ export function consumeLogRow(input: {
   upstreamModel: string;
 }): Insertable<LogsTable> {
   const { who, timing, pricing, usage } = input;
-  const other: Record<string, unknown> = {
-    frt: timing.firstResponseMs,
-    ...pricingOther(pricing),
-    admin_info: { use_channel: input.channelsTried.map(String) },
-  };
-  if (usage.cachedTokens > 0) other.cache_tokens = usage.cachedTokens;
-  if (input.upstreamModel !== who.model) other.upstream_model_name = input.upstreamModel;
+  // The JSON.stringify of { frt, ...pricingOther(pricing), admin_info, cache_tokens?,
+  // upstream_model_name? }, written out: the price part is the same text for every call at a price.
+  const text = pricingText(pricing);
+  let other = `{"frt":${jsonNumber(timing.firstResponseMs)},${text.otherKeys},"admin_info":${adminInfo(input.channelsTried)}`;
+  if (usage.cachedTokens > 0) other += `,"cache_tokens":${jsonNumber(usage.cachedTokens)}`;
+  if (input.upstreamModel !== who.model) {
+    other += `,"upstream_model_name":${JSON.stringify(input.upstreamModel)}`;
+  }
+  // One literal, not a spread of baseRow: spreading into a row this wide is the slowest part of it.
   return {
-    ...baseRow(who, Math.floor(timing.endedMs / 1000)),
+    user_id: who.userId,
+    username: who.username,
+    token_id: who.tokenId,
+    token_name: who.tokenName,
+    model_name: who.model,
+    group: who.group,
+    ip: who.ip,
+    is_stream: who.isStream ? 1 : 0,
+    created_at: Math.floor(timing.endedMs / 1000),
     type: LOG_TYPE.consume,
-    content: input.note ? `${priceSummary(pricing)}; ${input.note}` : priceSummary(pricing),
+    content: input.note ? `${text.summary}; ${input.note}` : text.summary,
     quota: input.quota,
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
     use_time: Math.floor((timing.endedMs - timing.startedMs) / 1000),
     channel_id: input.channelId,
-    other: JSON.stringify(other),
+    other: `${other}}`,
   };
 }
 
@@ -103,17 +165,22 @@ export function errorLogRow(input: {
   channelId: number;
   channelsTried: readonly number[];
 }): Insertable<LogsTable> {
-  const other = {
-    status_code: input.status,
-    admin_info: { use_channel: input.channelsTried.map(String) },
-  };
+  const { who, timing } = input;
   return {
-    ...baseRow(input.who, Math.floor(input.timing.endedMs / 1000)),
+    user_id: who.userId,
+    username: who.username,
+    token_id: who.tokenId,
+    token_name: who.tokenName,
+    model_name: who.model,
+    group: who.group,
+    ip: who.ip,
+    is_stream: who.isStream ? 1 : 0,
+    created_at: Math.floor(timing.endedMs / 1000),
     type: LOG_TYPE.error,
     content: input.message,
     quota: 0,
-    use_time: Math.floor((input.timing.endedMs - input.timing.startedMs) / 1000),
+    use_time: Math.floor((timing.endedMs - timing.startedMs) / 1000),
     channel_id: input.channelId,
-    other: JSON.stringify(other),
+    other: `{"status_code":${jsonNumber(input.status)},"admin_info":${adminInfo(input.channelsTried)}}`,
   };
 }

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
-import type { Migration, MigrationProvider } from 'kysely';
+import type { Migration, MigrationProvider, SqliteDatabase } from 'kysely';
 import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import * as initial from './migrations/2026-11-21-0001-initial.js';
@@ -39,6 +39,36 @@ const pgTypes = {
   },
 };
 
+/** Prepared statements kept per connection; enough for every query text the server runs often. */
+const STATEMENT_CACHE = 256;
+
+/**
+ * The SQLite handle as Kysely sees it, with prepared statements kept by SQL text (least recently
+ * used dropped first): Kysely's driver prepares every query it runs, and preparing cost more than
+ * running the small queries of the relay. A statement still being iterated is never handed out
+ * again; that caller gets a fresh one.
+ */
+export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CACHE): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text) {
+      const kept = statements.get(text);
+      if (kept !== undefined) {
+        if (kept.busy) return sqlite.prepare(text);
+        // Map order is insertion order: moving the hit to the end keeps the oldest first.
+        statements.delete(text);
+        statements.set(text, kept);
+        return kept;
+      }
+      const statement = sqlite.prepare(text);
+      statements.set(text, statement);
+      if (statements.size > size) statements.delete(statements.keys().next().value as string);
+      return statement;
+    },
+  };
+}
+
 function openKysely(dsn: string, sqlitePath: string, dialect: DialectName): Kysely<Database> {
   if (dialect === 'postgres') {
     const pool = new pg.Pool({ connectionString: dsn, max: 20, types: pgTypes as pg.CustomTypesConfig });
@@ -62,7 +92,7 @@ function openKysely(dsn: string, sqlitePath: string, dialect: DialectName): Kyse
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
 export async function migrate(db: Kysely<Database>): Promise<void> {

@@ -5,7 +5,7 @@ import type { ChannelRow } from '../db/tables.js';
 import type { IrRequest } from './ir/request.js';
 import { toRelayChannel } from './pipeline/channel-index.js';
 import { relayRuntime } from './pipeline/relay-runtime.js';
-import { readBody, toUpstreamFailure } from './pipeline/upstream-client.js';
+import { cancellationOf, readBody, toUpstreamFailure } from './pipeline/upstream-client.js';
 import { adapterFor } from './providers/registry.js';
 
 export interface ProbeResult {
@@ -43,13 +43,13 @@ export async function probeChannel(ctx: AppContext, row: ChannelRow, model?: str
   try {
     const res = await relayRuntime(ctx).upstream.send(
       adapter.buildRequest(ir, channel, upstreamModel),
-      signal,
+      cancellationOf(signal),
       {
         headersMs: PROBE_TIMEOUT_MS,
         bodyMs: PROBE_TIMEOUT_MS,
       },
     );
-    const answer = await readBody(res.body, signal);
+    const answer = await readBody(res.body);
     const timeMs = Date.now() - started;
     if (res.status < 200 || res.status >= 300) {
       return { ok: false, timeMs, message: adapter.parseError(res.status, answer).message };
@@ -61,7 +61,7 @@ export async function probeChannel(ctx: AppContext, row: ChannelRow, model?: str
     }
     return { ok: true, timeMs, message: '' };
   } catch (error) {
-    const failure = toUpstreamFailure(error, signal);
+    const failure = toUpstreamFailure(error, cancellationOf(signal));
     const message = signal.aborted ? `no answer within ${PROBE_TIMEOUT_MS / 1000}s` : failure.message;
     return { ok: false, timeMs: Date.now() - started, message };
   }

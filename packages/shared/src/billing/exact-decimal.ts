@@ -8,14 +8,32 @@ export interface Decimal {
 }
 
 const TEN = 10n;
-const pow10 = (n: number): bigint => TEN ** BigInt(n);
+/** The powers of ten that prices and their products need, computed once. */
+const POWERS = Array.from({ length: 64 }, (_, n) => TEN ** BigInt(n));
+const pow10 = (n: number): bigint => POWERS[n] ?? TEN ** BigInt(n);
+
+// The decimals of numbers already seen: every call prices with the same few ratios.
+const NUMBER_DECIMALS = 512;
+/** Keyed by number: 0 and -0 share a key and print alike ("0"). */
+const numberDecimals = new Map<number, Decimal>();
 
 /**
  * The decimal a number prints as (its shortest round-trip form: 0.1 → "0.1", 4/3 →
  * "1.3333333333333333"), or the decimal a string spells. Exponent forms like 1e-7 are accepted.
  */
 export function toDecimal(value: number | string): Decimal {
-  const text = typeof value === 'number' ? String(value) : value.trim();
+  if (typeof value === 'string') return parseDecimal(value.trim());
+  let decimal = numberDecimals.get(value);
+  if (decimal === undefined) {
+    // Frozen, as it is shared by every caller; all are forgotten at once when too many came by.
+    decimal = Object.freeze(parseDecimal(String(value)));
+    if (numberDecimals.size >= NUMBER_DECIMALS) numberDecimals.clear();
+    numberDecimals.set(value, decimal);
+  }
+  return decimal;
+}
+
+function parseDecimal(text: string): Decimal {
   const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
   if (!match || (match[2] === '' && (match[3] ?? '') === '')) {
     throw new Error(`not a finite decimal number: ${text}`);

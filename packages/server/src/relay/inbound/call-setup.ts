@@ -36,15 +36,18 @@ export const passUpstreamContentType: CallSetup = (rt, _ir, reply) => {
   let contentType: string | undefined;
   const upstream: UpstreamClient = {
     ...rt.upstream,
-    async send(request, signal, timeouts) {
-      const res = await rt.upstream.send(request, signal, timeouts);
+    async send(request, cancel, timeouts) {
+      const res = await rt.upstream.send(request, cancel, timeouts);
       if (res.status >= 200 && res.status < 300) contentType = headerValue(res.headers['content-type']);
       return res;
     },
   };
   const base = createClientSink(reply);
   const sink: ClientSink = {
-    signal: base.signal,
+    get aborted() {
+      return base.aborted;
+    },
+    onAbort: (listener) => base.onAbort(listener),
     get streaming() {
       return base.streaming;
     },

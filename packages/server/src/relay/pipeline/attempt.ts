@@ -15,14 +15,14 @@ export async function attemptChannel(input: AttemptInput): Promise<AttemptResult
   const { rt, ir, channel, adapter, upstreamModel, sink } = input;
   let res: UpstreamResponse;
   try {
-    res = await rt.upstream.send(adapter.buildRequest(ir, channel, upstreamModel), sink.signal);
+    res = await rt.upstream.send(adapter.buildRequest(ir, channel, upstreamModel), sink);
   } catch (error) {
     return { kind: 'failed', failure: judgeFailure(error as UpstreamFailure) };
   }
   if (res.status < 200 || res.status >= 300) {
     let body: Buffer;
     try {
-      body = await readBody(res.body, sink.signal, ERROR_BODY_LIMIT);
+      body = await readBody(res.body, ERROR_BODY_LIMIT);
     } catch {
       body = Buffer.alloc(0);
     }
@@ -36,7 +36,7 @@ async function relayJson(input: AttemptInput, res: UpstreamResponse): Promise<At
   const { ir, adapter, sink, startedMs } = input;
   let body: Buffer;
   try {
-    body = await readBody(res.body, sink.signal);
+    body = await readBody(res.body);
   } catch (error) {
     return { kind: 'failed', failure: judgeFailure(error as UpstreamFailure) };
   }

@@ -1,9 +1,10 @@
 // The client side of a relay call: a JSON answer, or a stream written straight to the socket with
-// backpressure, and a signal that fires when the client goes away before the answer is complete.
+// backpressure. The sink is also the call's cancellation: it fires when the client goes away before
+// the answer is complete, which aborts the upstream call.
 import type { FastifyReply } from 'fastify';
+import type { Cancellation } from './upstream-client.js';
 
-export interface ClientSink {
-  readonly signal: AbortSignal;
+export interface ClientSink extends Cancellation {
   /** Stream headers have been sent: the status can no longer change. */
   readonly streaming: boolean;
   sendJson(status: number, body: Buffer | string): void;
@@ -13,16 +14,53 @@ export interface ClientSink {
   end(): void;
 }
 
-export function createClientSink(reply: FastifyReply): ClientSink {
-  const res = reply.raw;
-  const controller = new AbortController();
-  let streaming = false;
-  res.on('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  // Proxies such as nginx must not hold events back.
+  'x-accel-buffering': 'no',
+};
 
-  const drained = () =>
-    new Promise<void>((resolve) => {
+class ReplySink implements ClientSink {
+  aborted = false;
+  streaming = false;
+  private listeners: Array<() => void> = [];
+
+  constructor(private readonly reply: FastifyReply) {
+    const res = reply.raw;
+    res.once('close', () => {
+      if (res.writableFinished || this.aborted) return;
+      this.aborted = true;
+      const listeners = this.listeners;
+      this.listeners = [];
+      for (const listener of listeners) listener();
+    });
+  }
+
+  onAbort(listener: () => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const at = this.listeners.indexOf(listener);
+      if (at >= 0) this.listeners.splice(at, 1);
+    };
+  }
+
+  sendJson(status: number, body: Buffer | string): void {
+    // Sent even to a client that left, so Fastify finishes the request's life cycle.
+    void this.reply.code(status).header('content-type', 'application/json; charset=utf-8').send(body);
+  }
+
+  startStream(): void {
+    this.streaming = true;
+    this.reply.hijack();
+    this.reply.raw.writeHead(200, { ...STREAM_HEADERS, 'x-request-id': String(this.reply.request.id) });
+  }
+
+  write(data: Buffer | string): Promise<void> {
+    const res = this.reply.raw;
+    if (res.destroyed || res.writableEnded || res.write(data)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
       const done = () => {
         res.off('drain', done);
         res.off('close', done);
@@ -31,34 +69,12 @@ export function createClientSink(reply: FastifyReply): ClientSink {
       res.on('drain', done);
       res.on('close', done);
     });
+  }
 
-  return {
-    signal: controller.signal,
-    get streaming() {
-      return streaming;
-    },
-    sendJson(status, body) {
-      // Sent even to a client that left, so Fastify finishes the request's life cycle.
-      void reply.code(status).header('content-type', 'application/json; charset=utf-8').send(body);
-    },
-    startStream() {
-      streaming = true;
-      reply.hijack();
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-        // Proxies such as nginx must not hold events back.
-        'x-accel-buffering': 'no',
-        'x-request-id': String(reply.request.id),
-      });
-    },
-    async write(data) {
-      if (res.destroyed || res.writableEnded) return;
-      if (!res.write(data)) await drained();
-    },
-    end() {
-      if (!res.destroyed && !res.writableEnded) res.end();
-    },
-  };
+  end(): void {
+    const res = this.reply.raw;
+    if (!res.destroyed && !res.writableEnded) res.end();
+  }
 }
+
+export const createClientSink = (reply: FastifyReply): ClientSink => new ReplySink(reply);

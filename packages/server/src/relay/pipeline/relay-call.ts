@@ -98,7 +98,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
   let lastFailure: AttemptError | undefined;
   try {
     const attempts = pinned ? 1 : 1 + options.get('RetryTimes');
-    for (let i = 0; i < attempts && !sink.signal.aborted; i++) {
+    for (let i = 0; i < attempts && !sink.aborted; i++) {
       const channel =
         pinned ??
         pickChannel(await rt.channels.index(), {
@@ -132,7 +132,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
     throw error;
   }
 
-  const error: IrError = sink.signal.aborted
+  const error: IrError = sink.aborted
     ? {
         status: 499,
         message: 'the client closed the connection',

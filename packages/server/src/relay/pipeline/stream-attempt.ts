@@ -55,7 +55,7 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
   let failure: UpstreamFailure | undefined;
   try {
     reading: for await (const chunk of res.body) {
-      for (const event of parser.push(chunk as Buffer)) {
+      for (const event of parser.push(chunk)) {
         if (!handle(event)) {
           await flush();
           break reading;
@@ -68,12 +68,12 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
       await flush();
     }
   } catch (error) {
-    failure = toUpstreamFailure(error, sink.signal);
+    failure = toUpstreamFailure(error, sink);
   }
 
   // A finish reason or usage means the answer is whole even if the end marker never came.
   const complete = done || ((finished || usage !== undefined) && problem === undefined);
-  const clientGone = sink.signal.aborted;
+  const clientGone = sink.aborted;
 
   if (!sink.streaming) {
     if (clientGone) {

@@ -1,6 +1,8 @@
-// Sends upstream calls over undici's keep-alive connection pools (one per origin) and hands back
-// Node streams. The only module that opens connections to providers.
-import type { Readable } from 'node:stream';
+// Sends upstream calls over undici's keep-alive connection pools (one per origin). The only module
+// that opens connections to providers. Calls go through undici's dispatch API with a handler of our
+// own: the answer's chunks land in a small queue the relay reads (a whole JSON body in one piece, a
+// stream chunk by chunk with back-pressure), without a Node stream, an AbortSignal or promise plumbing
+// per call — the relay's hottest path.
 import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { UpstreamRequest } from '../ir/request.js';
@@ -19,10 +21,38 @@ export function relayTimeoutsFromEnv(env: NodeJS.ProcessEnv): RelayTimeouts {
   return { headersMs: ms, bodyMs: ms };
 }
 
+/** Who may call an upstream call off: the client going away, or a deadline. */
+export interface Cancellation {
+  readonly aborted: boolean;
+  /** Runs `listener` once when the call is cancelled; returns a function that forgets it. */
+  onAbort(listener: () => void): () => void;
+}
+
+/** A Cancellation driven by an AbortSignal (deadlines such as `AbortSignal.timeout`). */
+export function cancellationOf(signal: AbortSignal): Cancellation {
+  return {
+    get aborted() {
+      return signal.aborted;
+    },
+    onAbort(listener) {
+      signal.addEventListener('abort', listener, { once: true });
+      return () => signal.removeEventListener('abort', listener);
+    },
+  };
+}
+
+/** The body of an upstream answer: read whole (JSON) or chunk by chunk (streams). */
+export interface UpstreamBody extends AsyncIterable<Buffer> {
+  /** The whole answer; fails when it is larger than `limit` bytes (the connection is dropped). */
+  readAll(limit?: number): Promise<Buffer>;
+  /** Stops reading and drops the connection (nothing more is needed). */
+  destroy(): void;
+}
+
 export interface UpstreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Readable;
+  body: UpstreamBody;
 }
 
 export type UpstreamFailureKind = 'timeout' | 'connection' | 'aborted';
@@ -40,11 +70,11 @@ export class UpstreamFailure extends Error {
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
-export function toUpstreamFailure(error: unknown, signal?: AbortSignal): UpstreamFailure {
+export function toUpstreamFailure(error: unknown, cancel?: Cancellation): UpstreamFailure {
   if (error instanceof UpstreamFailure) return error;
   const e = error as { code?: unknown; name?: unknown; message?: unknown };
   const message = typeof e?.message === 'string' ? e.message : String(error);
-  if (signal?.aborted || e?.name === 'AbortError' || e?.code === 'UND_ERR_ABORTED') {
+  if (cancel?.aborted || e?.name === 'AbortError' || e?.code === 'UND_ERR_ABORTED') {
     return new UpstreamFailure('aborted', 'the call was cancelled');
   }
   if (typeof e?.code === 'string' && TIMEOUT_CODES.has(e.code)) {
@@ -56,10 +86,150 @@ export function toUpstreamFailure(error: unknown, signal?: AbortSignal): Upstrea
 export interface UpstreamClient {
   send(
     request: UpstreamRequest,
-    signal: AbortSignal,
+    cancel: Cancellation,
     timeouts?: Partial<RelayTimeouts>,
   ): Promise<UpstreamResponse>;
   close(): Promise<void>;
+}
+
+/** Reading pauses the connection once this much is queued unread. */
+const HIGH_WATER = 256 * 1024;
+const DEFAULT_LIMIT = 64 * 1024 * 1024;
+
+/** Origin and path of each URL sent to, parsed once (a handful of base URLs × endpoints). */
+const targets = new Map<string, { origin: string; path: string }>();
+function targetOf(url: string): { origin: string; path: string } {
+  let target = targets.get(url);
+  if (!target) {
+    const parsed = new URL(url);
+    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    if (targets.size >= 1024) targets.clear();
+    targets.set(url, target);
+  }
+  return target;
+}
+
+/**
+ * One upstream call: an undici dispatch handler that is also the answer's body. Chunks queue until
+ * read; a reader waits on one pending promise at a time.
+ */
+class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
+  private controller: Dispatcher.DispatchController | undefined;
+  private chunks: Buffer[] = [];
+  private queued = 0;
+  private ended = false;
+  private failure: UpstreamFailure | undefined;
+  private wake: (() => void) | undefined;
+  private readonly forget: () => void;
+  private settleStart:
+    { resolve: (res: UpstreamResponse) => void; reject: (error: UpstreamFailure) => void } | undefined;
+  readonly started: Promise<UpstreamResponse>;
+
+  constructor(private readonly cancel: Cancellation) {
+    this.started = new Promise((resolve, reject) => (this.settleStart = { resolve, reject }));
+    this.forget = cancel.onAbort(() => this.abort(new UpstreamFailure('aborted', 'the call was cancelled')));
+  }
+
+  private abort(failure: UpstreamFailure): void {
+    if (this.controller && !this.controller.aborted) this.controller.abort(failure);
+    else this.fail(failure);
+  }
+
+  private fail(failure: UpstreamFailure): void {
+    if (this.ended || this.failure) return;
+    this.failure = failure;
+    this.forget();
+    const start = this.settleStart;
+    this.settleStart = undefined;
+    start?.reject(failure);
+    this.notify();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.cancel.aborted) controller.abort(new UpstreamFailure('aborted', 'the call was cancelled'));
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    if (statusCode < 200) return; // informational answers come before the real one
+    const start = this.settleStart;
+    this.settleStart = undefined;
+    start?.resolve({ status: statusCode, headers, body: this });
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.queued += chunk.length;
+    if (this.queued >= HIGH_WATER && this.wake === undefined) controller.pause();
+    this.notify();
+  }
+
+  onResponseEnd(): void {
+    this.ended = true;
+    this.forget();
+    this.notify();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.fail(toUpstreamFailure(error, this.cancel));
+  }
+
+  private waitForMore(): Promise<void> {
+    if (this.controller?.paused) this.controller.resume();
+    return new Promise((resolve) => (this.wake = resolve));
+  }
+
+  async readAll(limit = DEFAULT_LIMIT): Promise<Buffer> {
+    while (!this.ended) {
+      if (this.failure) throw this.failure;
+      if (this.queued > limit) {
+        this.destroy();
+        throw new UpstreamFailure('connection', `the upstream answer is larger than ${limit} bytes`);
+      }
+      await this.waitForMore();
+    }
+    if (this.queued > limit) {
+      throw new UpstreamFailure('connection', `the upstream answer is larger than ${limit} bytes`);
+    }
+    const chunks = this.chunks;
+    this.chunks = [];
+    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.queued);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    try {
+      for (;;) {
+        if (this.chunks.length > 0) {
+          const chunks = this.chunks;
+          this.chunks = [];
+          this.queued = 0;
+          yield chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+          continue;
+        }
+        if (this.failure) throw this.failure;
+        if (this.ended) return;
+        await this.waitForMore();
+      }
+    } finally {
+      // A reader that stops early (break, error) no longer wants the rest.
+      if (!this.ended) this.destroy();
+    }
+  }
+
+  destroy(): void {
+    if (this.ended || this.failure) return;
+    this.abort(new UpstreamFailure('aborted', 'the answer was not read to the end'));
+  }
 }
 
 export function createUpstreamClient(timeouts: RelayTimeouts): UpstreamClient {
@@ -71,49 +241,31 @@ export function createUpstreamClient(timeouts: RelayTimeouts): UpstreamClient {
     connect: { timeout: Math.min(timeouts.headersMs, 30_000) },
   });
   return {
-    async send(request, signal, override = {}) {
-      const url = new URL(request.url);
-      const options: Dispatcher.RequestOptions = {
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        signal,
-        headersTimeout: override.headersMs ?? timeouts.headersMs,
-        bodyTimeout: override.bodyMs ?? timeouts.bodyMs,
-      };
+    send(request, cancel, override = {}) {
+      if (cancel.aborted) return Promise.reject(new UpstreamFailure('aborted', 'the call was cancelled'));
+      const call = new UpstreamCall(cancel);
       try {
-        const res = await agent.request(options);
-        return { status: res.statusCode, headers: res.headers, body: res.body };
+        const { origin, path } = targetOf(request.url);
+        agent.dispatch(
+          {
+            origin,
+            path,
+            method: request.method,
+            headers: request.headers,
+            body: request.body,
+            headersTimeout: override.headersMs ?? timeouts.headersMs,
+            bodyTimeout: override.bodyMs ?? timeouts.bodyMs,
+          },
+          call,
+        );
       } catch (error) {
-        throw toUpstreamFailure(error, signal);
+        call.onResponseError(undefined, error as Error);
       }
+      return call.started;
     },
     close: () => agent.close(),
   };
 }
 
 /** Reads a whole (non-stream) answer, up to `limit` bytes. */
-export async function readBody(
-  body: Readable,
-  signal: AbortSignal,
-  limit = 64 * 1024 * 1024,
-): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      const buf = chunk as Buffer;
-      size += buf.length;
-      if (size > limit) {
-        body.destroy();
-        throw new UpstreamFailure('connection', `the upstream answer is larger than ${limit} bytes`);
-      }
-      parts.push(buf);
-    }
-  } catch (error) {
-    throw toUpstreamFailure(error, signal);
-  }
-  return Buffer.concat(parts, size);
-}
+export const readBody = (body: UpstreamBody, limit?: number): Promise<Buffer> => body.readAll(limit);

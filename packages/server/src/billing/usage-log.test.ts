@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { LOG_TYPE } from '@sluice/shared';
+import type { Pricing } from '@sluice/shared';
+import { consumeLogRow, errorLogRow, priceSummary } from './usage-log.js';
+import type { CallIdentity } from './usage-log.js';
+
+const who: CallIdentity = {
+  userId: 7,
+  username: 'alice',
+  tokenId: 3,
+  tokenName: 'ci "bot"',
+  group: 'vip',
+  model: 'gpt-4o-mini',
+  ip: '10.0.0.1',
+  isStream: true,
+};
+
+// What the console shows in a log's details: the row as it was always written, built here the
+// plain way (JSON.stringify of the object, keys in this order) to hold the writer to it byte for byte.
+function expectedOther(input: {
+  frt: number;
+  pricing: Pricing;
+  tried: number[];
+  cached?: number;
+  upstream?: string;
+}): string {
+  const p = input.pricing;
+  const price =
+    p.billing === 'call'
+      ? { model_ratio: 0, model_price: p.modelPrice, completion_ratio: 0, group_ratio: p.groupRatio }
+      : {
+          model_ratio: p.modelRatio,
+          model_price: -1,
+          completion_ratio: p.completionRatio,
+          group_ratio: p.groupRatio,
+          cache_ratio: p.cacheRatio,
+        };
+  return JSON.stringify({
+    frt: input.frt,
+    ...price,
+    admin_info: { use_channel: input.tried.map(String) },
+    ...(input.cached ? { cache_tokens: input.cached } : {}),
+    ...(input.upstream ? { upstream_model_name: input.upstream } : {}),
+  });
+}
+
+const tokens = (p: Partial<Extract<Pricing, { billing: 'tokens' }>> = {}): Pricing => ({
+  billing: 'tokens',
+  modelRatio: 0.075,
+  completionRatio: 4,
+  groupRatio: 1,
+  cacheRatio: 0.5,
+  ...p,
+});
+
+describe('usage log rows', () => {
+  const cases: { name: string; pricing: Pricing; tried: number[]; cached?: number; upstream?: string }[] = [
+    { name: 'token pricing', pricing: tokens(), tried: [3] },
+    {
+      name: 'per-call pricing',
+      pricing: { billing: 'call', modelPrice: 0.04, groupRatio: 1.5, quotaPerUnit: 500000 },
+      tried: [3, 12],
+    },
+    {
+      name: 'awkward decimals',
+      pricing: tokens({ modelRatio: 0.1 + 0.2, completionRatio: 1e-7, groupRatio: 2e21, cacheRatio: 0 }),
+      tried: [],
+    },
+    {
+      name: 'cached tokens and a mapped model',
+      pricing: tokens(),
+      tried: [1, 2, 3],
+      cached: 800,
+      upstream: 'deploy/"4o" ✓',
+    },
+  ];
+
+  it.each(cases)('writes the consumption row of a call ($name) exactly as before', (c) => {
+    const row = consumeLogRow({
+      who,
+      timing: { startedMs: 1_700_000_000_000, endedMs: 1_700_000_002_999, firstResponseMs: 321 },
+      pricing: c.pricing,
+      usage: { promptTokens: 1000, completionTokens: 500, cachedTokens: c.cached ?? 0 },
+      quota: 225,
+      channelId: 3,
+      channelsTried: c.tried,
+      upstreamModel: c.upstream ?? who.model,
+    });
+    const p = c.pricing;
+    const summary =
+      p.billing === 'call'
+        ? `model price $${p.modelPrice}, group ratio ${p.groupRatio}`
+        : `model ratio ${p.modelRatio}, completion ratio ${p.completionRatio}, group ratio ${p.groupRatio}`;
+    const expected = {
+      user_id: 7,
+      username: 'alice',
+      token_id: 3,
+      token_name: 'ci "bot"',
+      model_name: 'gpt-4o-mini',
+      group: 'vip',
+      ip: '10.0.0.1',
+      is_stream: 1,
+      created_at: 1_700_000_002,
+      type: LOG_TYPE.consume,
+      content: summary,
+      quota: 225,
+      prompt_tokens: 1000,
+      completion_tokens: 500,
+      use_time: 2,
+      channel_id: 3,
+      other: expectedOther({ frt: 321, ...c }),
+    };
+    expect(row).toEqual(expected);
+    expect(Object.keys(row)).toEqual(Object.keys(expected));
+    expect(priceSummary(p)).toBe(summary);
+  });
+
+  it('adds the note of a call that ended early to the content', () => {
+    const row = consumeLogRow({
+      who,
+      timing: { startedMs: 0, endedMs: 1000, firstResponseMs: 0 },
+      pricing: tokens(),
+      usage: { promptTokens: 1, completionTokens: 0, cachedTokens: 0 },
+      quota: 1,
+      channelId: 1,
+      channelsTried: [1],
+      note: 'the client went away',
+      upstreamModel: who.model,
+    });
+    expect(row.content).toBe('model ratio 0.075, completion ratio 4, group ratio 1; the client went away');
+  });
+
+  it('describes each price by its values, however many prices come by', () => {
+    // More distinct prices than the writer keeps, each asked for twice, through new objects.
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 600; i++) {
+        const pricing = tokens({ modelRatio: i / 8, groupRatio: (i % 5) / 10 });
+        expect(priceSummary({ ...pricing })).toBe(
+          `model ratio ${i / 8}, completion ratio 4, group ratio ${(i % 5) / 10}`,
+        );
+      }
+    }
+    // An object changed after use is described by what it says now.
+    const pricing = tokens();
+    expect(priceSummary(pricing)).toBe('model ratio 0.075, completion ratio 4, group ratio 1');
+    Object.assign(pricing, { groupRatio: 0.8 });
+    expect(priceSummary(pricing)).toBe('model ratio 0.075, completion ratio 4, group ratio 0.8');
+  });
+
+  it('writes the error row of a failed call exactly as before', () => {
+    const row = errorLogRow({
+      who: { ...who, isStream: false },
+      timing: { startedMs: 1_700_000_000_500, endedMs: 1_700_000_001_499 },
+      message: 'upstream "said" no',
+      status: 502,
+      channelId: 9,
+      channelsTried: [4, 9],
+    });
+    const expected = {
+      user_id: 7,
+      username: 'alice',
+      token_id: 3,
+      token_name: 'ci "bot"',
+      model_name: 'gpt-4o-mini',
+      group: 'vip',
+      ip: '10.0.0.1',
+      is_stream: 0,
+      created_at: 1_700_000_001,
+      type: LOG_TYPE.error,
+      content: 'upstream "said" no',
+      quota: 0,
+      use_time: 0,
+      channel_id: 9,
+      other: JSON.stringify({ status_code: 502, admin_info: { use_channel: ['4', '9'] } }),
+    };
+    expect(row).toEqual(expected);
+    expect(Object.keys(row)).toEqual(Object.keys(expected));
+  });
+});
