@@ -32,6 +32,8 @@ export interface AppContext {
   config: Config;
   db: Kysely<Database>;
   dialect: DialectName;
+  /** The SQLite database file, when the database is one (see Db). */
+  sqliteFile: string | null;
   clock: Clock;
   bus: CacheBus;
   options: OptionStore;

@@ -70,6 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config,
     db: deps.db.db,
     dialect: deps.db.dialect,
+    sqliteFile: deps.db.sqliteFile,
     clock,
     bus,
     options,

@@ -2,15 +2,18 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createDb } from './db/create-db.js';
-import { createRedisCacheBus } from './platform/redis-cache-bus.js';
-import { Redis } from 'ioredis';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = await createDb({ sqlDsn: config.sqlDsn, sqlitePath: config.sqlitePath });
   // Cluster mode: cache invalidation and rate limits shared through Redis.
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
-  const bus = config.redisUrl ? await createRedisCacheBus(config.redisUrl) : undefined;
+  // Loaded only when used, as the database drivers are: a single node keeps its memory for the relay.
+  const redis = config.redisUrl
+    ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 3 })
+    : undefined;
+  const bus = config.redisUrl
+    ? await (await import('./platform/redis-cache-bus.js')).createRedisCacheBus(config.redisUrl)
+    : undefined;
   const app = await buildApp({ config, db, redis, bus, logger: { level: config.logLevel } });
   let closing = false;
   const shutdown = async (signal: string) => {

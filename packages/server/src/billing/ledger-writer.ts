@@ -6,13 +6,10 @@
 // holds whole batches only. Holds are never written: a call cut off by a crash leaves nothing behind.
 // Balances are read in the writer's own loop (never while one of its batches commits), so a read is
 // always exactly "everything committed" and the queued charges are counted on top of it.
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/tables.js';
 import type { CacheBus } from '../platform/cache-bus.js';
 import { createBalanceBook } from './balance-book.js';
 import type { Kind } from './balance-book.js';
-import { commitBatch } from './ledger.js';
-import type { HoldRequest, ReserveResult, Settlement } from './ledger.js';
+import type { HoldRequest, LedgerStore, ReserveResult, Settlement } from './ledger.js';
 
 export interface LedgerWriter {
   /** Sets quota aside in memory (reads the balances from the database on first use only). */
@@ -23,7 +20,7 @@ export interface LedgerWriter {
   tokenAvailable(tokenId: number): number | undefined;
   /** Resolves when everything settled so far is committed. */
   drain(): Promise<void>;
-  /** Drains and stops listening to the cache bus. */
+  /** Drains, stops listening to the cache bus and closes the store. */
   close(): Promise<void>;
   /** Stops without writing what is queued — what a SIGKILL does (for the crash-bound test). */
   abandon(): void;
@@ -39,7 +36,7 @@ export const FLUSH_MS = 25;
 /** Calls per transaction at most, so one commit never grows without bound. */
 const MAX_BATCH = 1000;
 
-export function createLedgerWriter(db: Kysely<Database>, options: LedgerWriterOptions = {}): LedgerWriter {
+export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOptions = {}): LedgerWriter {
   const flushMs = options.flushMs ?? FLUSH_MS;
   const onError = options.onError ?? (() => undefined);
   const book = createBalanceBook();
@@ -67,13 +64,13 @@ export function createLedgerWriter(db: Kysely<Database>, options: LedgerWriterOp
     try {
       if (batch.length === 0 && asked.users.length === 0 && asked.tokens.length === 0) return;
       try {
-        book.committed(batch, await commitBatch(db, batch, asked), asked);
+        book.committed(batch, await store.commit(batch, asked), asked);
       } catch (error) {
         if (batch.length <= 1) throw error;
         // One bad entry must not sink the others: write each on its own, then read the balances.
         for (const s of batch) {
           try {
-            book.committed([s], await commitBatch(db, [s], { users: [], tokens: [] }), {
+            book.committed([s], await store.commit([s], { users: [], tokens: [] }), {
               users: [],
               tokens: [],
             });
@@ -82,7 +79,7 @@ export function createLedgerWriter(db: Kysely<Database>, options: LedgerWriterOp
             onError(err, s);
           }
         }
-        book.committed([], await commitBatch(db, [], asked), asked);
+        book.committed([], await store.commit([], asked), asked);
       }
     } catch (error) {
       if (batch.length === 1) book.unsettle(batch[0] as Settlement);
@@ -180,12 +177,14 @@ export function createLedgerWriter(db: Kysely<Database>, options: LedgerWriterOp
       await drain();
       stopped = true;
       clearTimeout(timer);
+      await store.close();
     },
     abandon() {
       stopped = true;
       clearTimeout(timer);
       queue = [];
       for (const stop of unsubscribe) stop?.();
+      void store.close();
     },
   };
 }

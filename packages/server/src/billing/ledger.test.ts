@@ -3,6 +3,7 @@ import { testDialects } from '../test-support/databases.js';
 import { createTestApp } from '../test-support/test-app.js';
 import type { TestApp } from '../test-support/test-app.js';
 import { addChannel, addToken } from '../test-support/relay-kit.js';
+import { createLedgerStore } from './ledger-store.js';
 import { createLedgerWriter } from './ledger-writer.js';
 import type { LedgerWriter } from './ledger-writer.js';
 import { createQuotaDataRecorder } from './quota-data.js';
@@ -18,7 +19,7 @@ describe.each(testDialects())('quota ledger on %s', (dialect) => {
   afterAll(async () => t?.close());
 
   // A long interval: nothing is written unless the test drains (or the queue fills).
-  const writer = () => createLedgerWriter(t.db.db, { bus: t.app.ctx.bus, flushMs: 60_000 });
+  const writer = () => createLedgerWriter(createLedgerStore(t.db), { bus: t.app.ctx.bus, flushMs: 60_000 });
   const user = (id: number) =>
     t.db.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const token = (id: number) =>
@@ -83,7 +84,7 @@ describe.each(testDialects())('quota ledger on %s', (dialect) => {
   });
 
   it('writes exact charges of concurrent calls in batches, with one log row each', async () => {
-    const w = createLedgerWriter(t.db.db, { flushMs: 2 });
+    const w = createLedgerWriter(createLedgerStore(t.db), { flushMs: 2 });
     const u = await t.createUser({ quota: 1_000_000 });
     const tk = await addToken(t, u.id, { remain_quota: 1_000_000 });
     const ch = await addChannel(t, { base_url: 'http://127.0.0.1:9' });
@@ -142,7 +143,7 @@ describe.each(testDialects())('quota ledger on %s', (dialect) => {
   });
 
   it('rolls back a batch entry that cannot be written and keeps the others', async () => {
-    const w = createLedgerWriter(t.db.db, { flushMs: 60_000 });
+    const w = createLedgerWriter(createLedgerStore(t.db), { flushMs: 60_000 });
     const u = await t.createUser({ quota: 1_000 });
     const tk = await addToken(t, u.id, { remain_quota: 1_000 });
     const good = async (quota: number) => settlement(await held(w, u.id, tk.id, 10), quota);

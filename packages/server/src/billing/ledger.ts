@@ -1,12 +1,14 @@
 // The database side of the quota ledger. Calls reserve and settle in memory (balance-book.ts); what
-// they settled is written here in batches: one transaction per batch, one UPDATE per user, token and
-// channel touched (SQL increments, never read-modify-write, so writers on other nodes are never
-// overwritten) and the log rows in multi-row inserts (power-of-two pieces, in order). A batch is all
-// or nothing, so the database always holds whole batches: the logs sum to what users, tokens and
-// channels were charged.
-import { CompiledQuery, sql } from 'kysely';
-import type { Compilable, Insertable, Kysely, Transaction } from 'kysely';
+// they settled is written in batches (ledger-writer.ts), each one transaction planned by
+// ledger-sql.ts and run by a ledger store: on this thread through Kysely (PostgreSQL, MySQL), or on a
+// SQLite file by a worker thread with its own connection (sqlite-ledger-store.ts), so the relay's
+// event loop never waits for the disk. A batch is all or nothing, so the database always holds whole
+// batches: the logs sum to what users, tokens and channels were charged.
+import { CompiledQuery } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Database, LogsTable } from '../db/tables.js';
+import { planBatch } from './ledger-sql.js';
+import type { SqlStep } from './ledger-sql.js';
 
 export type Trx = Transaction<Database>;
 
@@ -48,14 +50,15 @@ export interface ReadBalances {
 }
 
 /** Deadlocks and serialization failures are retried: the transaction had no effect. */
-function isRetryable(error: unknown): boolean {
+export function isRetryable(error: unknown): boolean {
   const e = error as { code?: unknown; errno?: unknown };
   return (
     e?.code === '40P01' ||
     e?.code === '40001' ||
     e?.errno === 1213 ||
     e?.errno === 1205 ||
-    e?.code === 'SQLITE_BUSY'
+    e?.code === 'SQLITE_BUSY' ||
+    e?.code === 'SQLITE_BUSY_SNAPSHOT'
   );
 }
 
@@ -70,272 +73,41 @@ export async function inTransaction<T>(db: Kysely<Database>, work: (trx: Trx) =>
   }
 }
 
-// The SQL of a batch is compiled once per shape and reused with new values: building and compiling
-// a multi-row insert with Kysely cost more than writing it. The text still comes from Kysely's
-// compiler, so each dialect gets its own placeholders and quoting.
-interface Template {
-  sql: string;
-  /** Which argument each placeholder takes; null when they take the arguments in order. */
-  slots: readonly number[] | null;
+/** Writes batches: the settlements, then the balances of every account touched or asked for. */
+export interface LedgerStore {
+  commit(
+    settlements: readonly Settlement[],
+    read: { users: Iterable<number>; tokens: Iterable<number> },
+  ): Promise<ReadBalances>;
+  close(): Promise<void>;
 }
 
-interface Slot {
-  readonly slot: number;
-}
-
-/** Compiles a query built with stand-ins for its values and notes where each value goes. */
-function template(build: (arg: (i: number) => never) => Compilable): Template {
-  const stands: Slot[] = [];
-  const arg = (i: number): never => (stands[i] ??= { slot: i }) as never;
-  const { sql: text, parameters } = build(arg).compile();
-  const known = new Set<unknown>(stands);
-  const slots = parameters.map((p) => {
-    if (!known.has(p)) throw new Error('a ledger query template has a value that is not an argument');
-    return (p as Slot).slot;
-  });
-  const inOrder = slots.length === stands.length && slots.every((slot, i) => slot === i);
-  return { sql: text, slots: inOrder ? null : slots };
-}
-
-const run = (db: Kysely<Database>, t: Template, args: unknown[]) =>
-  db.executeQuery(CompiledQuery.raw(t.sql, t.slots === null ? args : t.slots.map((i) => args[i])));
-
-/** A new log row; the id is the database's. */
-type LogInsert = Insertable<LogsTable>;
-
-/**
- * Every log column with the default the schema declares (migration 0001), so rows that leave some
- * out (error rows have no token counts) share one statement and are stored as before. The required
- * columns have none: null fails as leaving them out does.
- */
-const LOG_DEFAULTS = {
-  user_id: 0,
-  created_at: null,
-  type: null,
-  content: null,
-  username: '',
-  token_name: '',
-  token_id: 0,
-  model_name: '',
-  quota: 0,
-  prompt_tokens: 0,
-  completion_tokens: 0,
-  use_time: 0,
-  is_stream: 0,
-  channel_id: 0,
-  group: '',
-  ip: '',
-  other: null,
-} satisfies Record<Exclude<keyof LogsTable, 'id'>, string | number | null>;
-type LogColumn = keyof typeof LOG_DEFAULTS;
-const LOG_COLUMNS = Object.keys(LOG_DEFAULTS) as LogColumn[];
-
-/** Rows per statement at most; batches go in power-of-two pieces, so at most ten texts exist. */
-const MAX_ROWS = 512;
-
-interface Statements {
-  insertLogs(rows: number): Template;
-  selectUsers(ids: number): Template;
-  selectTokens(ids: number): Template;
-  updateToken: Template;
-  updateUser: Template;
-  updateChannel: Template;
-}
-
-function compileStatements(db: Kysely<Database>): Statements {
-  const bySize = (build: (size: number) => Template) => {
-    const made = new Map<number, Template>();
-    return (size: number) => {
-      let t = made.get(size);
-      if (!t) made.set(size, (t = build(size)));
-      return t;
-    };
-  };
-  const list = (size: number, arg: (i: number) => never) => Array.from({ length: size }, (_, i) => arg(i));
-  return {
-    insertLogs: bySize((rows) =>
-      template((arg) =>
-        db
-          .insertInto('logs')
-          .values(
-            Array.from({ length: rows }, (_, r) =>
-              Object.fromEntries(LOG_COLUMNS.map((c, k) => [c, arg(r * LOG_COLUMNS.length + k)])),
-            ) as LogInsert[],
-          ),
-      ),
-    ),
-    selectUsers: bySize((size) =>
-      template((arg) => db.selectFrom('users').select(['id', 'quota']).where('id', 'in', list(size, arg))),
-    ),
-    selectTokens: bySize((size) =>
-      template((arg) =>
-        db.selectFrom('tokens').select(['id', 'remain_quota']).where('id', 'in', list(size, arg)),
-      ),
-    ),
-    updateToken: template((arg) =>
-      db
-        .updateTable('tokens')
-        .set({
-          remain_quota: sql`remain_quota - ${arg(0)}`,
-          used_quota: sql`used_quota + ${arg(0)}`,
-          accessed_time: arg(1),
-        })
-        .where('id', '=', arg(2)),
-    ),
-    updateUser: template((arg) =>
-      db
-        .updateTable('users')
-        .set({
-          quota: sql`quota - ${arg(0)}`,
-          used_quota: sql`used_quota + ${arg(0)}`,
-          request_count: sql`request_count + ${arg(1)}`,
-        })
-        .where('id', '=', arg(2)),
-    ),
-    updateChannel: template((arg) =>
-      db
-        .updateTable('channels')
-        .set({ used_quota: sql`used_quota + ${arg(0)}` })
-        .where('id', '=', arg(1)),
-    ),
-  };
-}
-
-const compiled = new WeakMap<Kysely<Database>, Statements>();
-/** The statements of a database (or of one transaction, when called without its database). */
-function statementsFor(db: Kysely<Database>): Statements {
-  let s = compiled.get(db);
-  if (!s) compiled.set(db, (s = compileStatements(db)));
-  return s;
-}
-
-/** The largest power of two not above n, and the smallest not below it (1 ≤ n < 2^31). */
-const floorPow2 = (n: number): number => 2 ** (31 - Math.clz32(n));
-const ceilPow2 = (n: number): number => (n <= 1 ? 1 : 2 ** (32 - Math.clz32(n - 1)));
-
-async function insertLogs(trx: Trx, statements: Statements, logs: readonly LogInsert[]): Promise<void> {
-  const width = LOG_COLUMNS.length;
-  for (let start = 0; start < logs.length;) {
-    const rows = Math.min(MAX_ROWS, floorPow2(logs.length - start));
-    const args: unknown[] = new Array(rows * width);
-    for (let r = 0; r < rows; r++) {
-      const row = logs[start + r] as Record<string, unknown>;
-      for (let k = 0; k < width; k++) {
-        const column = LOG_COLUMNS[k] as LogColumn;
-        const value = row[column];
-        args[r * width + k] = value === undefined ? LOG_DEFAULTS[column] : value;
-      }
-    }
-    await run(trx, statements.insertLogs(rows), args);
-    start += rows;
-  }
-}
-
-interface TokenSum {
-  used: number;
-  accessed: number;
-}
-interface UserSum {
-  used: number;
-  requests: number;
-}
-
-/** Id order everywhere, so transactions of different nodes lock rows in the same order. */
-const sorted = <V>(map: Map<number, V>): [number, V][] => [...map].sort((a, b) => a[0] - b[0]);
-
-/** Writes many settled calls: one UPDATE per row touched, whatever the number of calls. */
-export async function applySettlements(
-  trx: Trx,
-  settlements: readonly Settlement[],
-  statements: Statements = statementsFor(trx),
-): Promise<void> {
-  const tokens = new Map<number, TokenSum>();
-  const users = new Map<number, UserSum>();
-  const channels = new Map<number, number>();
-  const logs: LogInsert[] = [];
-  /** Rows that name their own id (none of ours do) keep Kysely's own insert. */
-  const withId: LogInsert[] = [];
-  for (const s of settlements) {
-    const { tokenId, userId } = s.hold;
-    if (tokenId !== null) {
-      const t = tokens.get(tokenId);
-      if (!t) tokens.set(tokenId, { used: s.quota, accessed: Math.max(0, s.now) });
-      else {
-        t.used += s.quota;
-        t.accessed = Math.max(t.accessed, s.now);
-      }
-    }
-    const u = users.get(userId);
-    if (!u) users.set(userId, { used: s.quota, requests: s.countRequest ? 1 : 0 });
-    else {
-      u.used += s.quota;
-      u.requests += s.countRequest ? 1 : 0;
-    }
-    if (s.channelId > 0 && s.quota !== 0) {
-      channels.set(s.channelId, (channels.get(s.channelId) ?? 0) + s.quota);
-    }
-    if (s.log) (s.log.id === undefined ? logs : withId).push(s.log);
-  }
-  for (const [id, t] of sorted(tokens)) {
-    await run(trx, statements.updateToken, [t.used, t.accessed, id]);
-  }
-  for (const [id, u] of sorted(users)) {
-    if (u.used === 0 && u.requests === 0) continue;
-    await run(trx, statements.updateUser, [u.used, u.requests, id]);
-  }
-  for (const [id, used] of sorted(channels)) await run(trx, statements.updateChannel, [used, id]);
-  await insertLogs(trx, statements, logs);
-  for (const row of withId) await trx.insertInto('logs').values(row).execute();
-}
-
-/** Ids in pieces of a power-of-two length (the last one repeated), so few query texts exist. */
-function* idPieces(ids: readonly number[]): Generator<number[]> {
-  for (let start = 0; start < ids.length; start += MAX_ROWS) {
-    const piece = ids.slice(start, start + MAX_ROWS);
-    const size = ceilPow2(piece.length);
-    const last = piece[piece.length - 1];
-    while (piece.length < size) piece.push(last as number);
-    yield piece;
-  }
-}
-
-/** The current balances of the given users and tokens (inside the batch's transaction: after it). */
-export async function readBalances(
-  trx: Trx | Kysely<Database>,
-  userIds: readonly number[],
-  tokenIds: readonly number[],
-  statements: Statements = statementsFor(trx),
-): Promise<ReadBalances> {
+/** The balances in the rows of a batch's read steps. */
+export function balancesFrom(steps: readonly SqlStep[], rows: ReadonlyArray<unknown[] | null>): ReadBalances {
   const out: ReadBalances = { users: new Map(), tokens: new Map() };
-  for (const ids of idPieces(userIds)) {
-    const { rows } = await run(trx, statements.selectUsers(ids.length), ids);
-    for (const row of rows as { id: unknown; quota: unknown }[]) {
-      out.users.set(Number(row.id), Number(row.quota));
+  steps.forEach((s, i) => {
+    if (!s.reads) return;
+    for (const row of (rows[i] ?? []) as Array<Record<string, unknown>>) {
+      if (s.reads === 'users') out.users.set(Number(row.id), Number(row.quota));
+      else out.tokens.set(Number(row.id), Number(row.remain_quota));
     }
-  }
-  for (const ids of idPieces(tokenIds)) {
-    const { rows } = await run(trx, statements.selectTokens(ids.length), ids);
-    for (const row of rows as { id: unknown; remain_quota: unknown }[]) {
-      out.tokens.set(Number(row.id), Number(row.remain_quota));
-    }
-  }
+  });
   return out;
 }
 
-/** One batch: the settlements, then the balances of every account touched or asked for. */
+/** One batch in one transaction through Kysely, on this thread. */
 export const commitBatch = (
   db: Kysely<Database>,
   settlements: readonly Settlement[],
   read: { users: Iterable<number>; tokens: Iterable<number> },
-): Promise<ReadBalances> =>
-  inTransaction(db, async (trx) => {
-    const statements = statementsFor(db);
-    if (settlements.length > 0) await applySettlements(trx, settlements, statements);
-    const users = new Set(read.users);
-    const tokens = new Set(read.tokens);
-    for (const s of settlements) {
-      users.add(s.hold.userId);
-      if (s.hold.tokenId !== null) tokens.add(s.hold.tokenId);
+): Promise<ReadBalances> => {
+  const steps = planBatch(db, settlements, read);
+  return inTransaction(db, async (trx) => {
+    const rows: Array<unknown[] | null> = [];
+    for (const s of steps) {
+      const result = await trx.executeQuery(CompiledQuery.raw(s.sql, s.args));
+      rows.push(s.reads ? (result.rows as unknown[]) : null);
     }
-    return readBalances(trx, [...users], [...tokens], statements);
+    return balancesFrom(steps, rows);
   });
+};

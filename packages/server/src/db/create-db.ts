@@ -2,10 +2,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
-import type { Migration, MigrationProvider, SqliteDatabase } from 'kysely';
-import { createPool as createMysqlPool } from 'mysql2';
-import pg from 'pg';
+import { CompiledQuery, Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import type { CustomTypesConfig } from 'pg';
+import type { DatabaseConnection, Driver, Migration, MigrationProvider, SqliteDatabase } from 'kysely';
 import * as initial from './migrations/2026-11-21-0001-initial.js';
 import type { Database } from './tables.js';
 
@@ -14,6 +13,8 @@ export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 export interface Db {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** The database file, for SQLite on a file (a second connection may open it); null otherwise. */
+  sqliteFile: string | null;
   close(): Promise<void>;
 }
 
@@ -30,14 +31,6 @@ export function dialectFromDsn(dsn: string): DialectName {
   if (/^mysql:\/\//i.test(dsn)) return 'mysql';
   throw new Error('SQL_DSN must start with postgres:// or mysql://');
 }
-
-// 64-bit integers (COUNT, SUM, bigint columns) come back as JS numbers; quotas stay far below 2^53.
-const pgTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === 20 /* int8 */ || oid === 1700 /* numeric */) return (v: string) => Number(v);
-    return pg.types.getTypeParser(oid, format);
-  },
-};
 
 /** Prepared statements kept per connection; enough for every query text the server runs often. */
 const STATEMENT_CACHE = 256;
@@ -69,12 +62,37 @@ export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CAC
   };
 }
 
-function openKysely(dsn: string, sqlitePath: string, dialect: DialectName): Kysely<Database> {
+/**
+ * SQLite whose transactions begin immediate: they take the write lock at their start (waiting
+ * through the busy timeout) instead of at their first write, where a commit by another connection
+ * (the ledger's writer thread) would make them fail with a stale snapshot.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
+// The driver of the dialect in use is loaded, not the others: each costs memory the relay can use.
+async function openKysely(dsn: string, sqlitePath: string, dialect: DialectName): Promise<Kysely<Database>> {
   if (dialect === 'postgres') {
-    const pool = new pg.Pool({ connectionString: dsn, max: 20, types: pgTypes as pg.CustomTypesConfig });
+    const pg = (await import('pg')).default;
+    // 64-bit integers (COUNT, SUM, bigint columns) come back as JS numbers; quotas stay far below 2^53.
+    const pgTypes = {
+      getTypeParser(oid: number, format?: 'text' | 'binary') {
+        if (oid === 20 /* int8 */ || oid === 1700 /* numeric */) return (v: string) => Number(v);
+        return pg.types.getTypeParser(oid, format);
+      },
+    };
+    const pool = new pg.Pool({ connectionString: dsn, max: 20, types: pgTypes as CustomTypesConfig });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (dialect === 'mysql') {
+    const { createPool: createMysqlPool } = await import('mysql2');
     const pool = createMysqlPool({
       uri: dsn,
       connectionLimit: 20,
@@ -92,7 +110,9 @@ function openKysely(dsn: string, sqlitePath: string, dialect: DialectName): Kyse
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+  });
 }
 
 export async function migrate(db: Kysely<Database>): Promise<void> {
@@ -107,7 +127,8 @@ export async function migrate(db: Kysely<Database>): Promise<void> {
 
 export async function createDb(opts: { sqlDsn: string; sqlitePath: string }): Promise<Db> {
   const dialect = dialectFromDsn(opts.sqlDsn);
-  const db = openKysely(opts.sqlDsn, opts.sqlitePath, dialect);
+  const db = await openKysely(opts.sqlDsn, opts.sqlitePath, dialect);
   await migrate(db);
-  return { db, dialect, close: () => db.destroy() };
+  const sqliteFile = dialect === 'sqlite' && opts.sqlitePath !== ':memory:' ? opts.sqlitePath : null;
+  return { db, dialect, sqliteFile, close: () => db.destroy() };
 }

@@ -1,5 +1,4 @@
 // Sends mail through the SMTP server named in the options (SMTPServer, SMTPPort, …).
-import nodemailer from 'nodemailer';
 import type { OptionStore } from '../features/options/option-store.js';
 
 export interface MailMessage {
@@ -21,6 +20,8 @@ export function createSmtpMailer(options: OptionStore): Mailer {
     async send(message) {
       if (!configured()) throw new Error('SMTP is not configured');
       const port = options.get('SMTPPort');
+      // Loaded on the first mail: most servers send few, and the library is large.
+      const nodemailer = (await import('nodemailer')).default;
       const transport = nodemailer.createTransport({
         host: options.get('SMTPServer'),
         port,

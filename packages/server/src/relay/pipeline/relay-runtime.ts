@@ -1,6 +1,7 @@
 // Everything the relay keeps between calls, one per app: the upstream connection pools, the
 // credential and channel caches, the circuit breaker and the usage-statistics recorder.
 import type { AppContext } from '../../app-context.js';
+import { createLedgerStore } from '../../billing/ledger-store.js';
 import { createLedgerWriter } from '../../billing/ledger-writer.js';
 import type { LedgerWriter } from '../../billing/ledger-writer.js';
 import { createQuotaDataRecorder } from '../../billing/quota-data.js';
@@ -52,7 +53,7 @@ export function relayRuntime(ctx: AppContext, logger: RelayLogger = silent): Rel
       runtime.logger.error({ err: error }, 'could not load the channel index'),
     ),
     breaker: createCircuitBreaker(),
-    ledger: createLedgerWriter(ctx.db, {
+    ledger: createLedgerWriter(createLedgerStore(ctx), {
       bus: ctx.bus,
       onError: (error, settlement) =>
         runtime.logger.error(
