@@ -137,23 +137,42 @@ export interface PickOptions {
 /** Highest tier that still has an untried channel; weighted random inside it (all zero = uniform). */
 export function pickChannel(index: ChannelIndex, opts: PickOptions): RelayChannel | undefined {
   const random = opts.random ?? Math.random;
+  const eligible = (m: TierMember) => !opts.exclude.has(m.channel.id) && canServe(m.channel.type, opts.mode);
+  // Two passes over a tier instead of a filtered copy: this runs on every call.
   for (const tier of index.tiers(opts.group, opts.model)) {
-    const candidates = tier.members.filter(
-      (m) => !opts.exclude.has(m.channel.id) && canServe(m.channel.type, opts.mode),
-    );
-    if (candidates.length === 0) continue;
-    const total = candidates.reduce((sum, m) => sum + m.weight, 0);
-    if (total === 0) return candidates[Math.floor(random() * candidates.length)]?.channel;
-    let point = random() * total;
-    for (const member of candidates) {
-      point -= member.weight;
-      if (point < 0) return member.channel;
+    let count = 0;
+    let total = 0;
+    for (const m of tier.members) {
+      if (!eligible(m)) continue;
+      count++;
+      total += m.weight;
     }
-    return candidates[candidates.length - 1]?.channel;
+    if (count === 0) continue;
+    let last: RelayChannel | undefined;
+    if (total === 0) {
+      let nth = Math.floor(random() * count);
+      for (const m of tier.members) {
+        if (!eligible(m)) continue;
+        if (nth-- === 0) return m.channel;
+        last = m.channel;
+      }
+      return last;
+    }
+    let point = random() * total;
+    for (const m of tier.members) {
+      if (!eligible(m)) continue;
+      point -= m.weight;
+      if (point < 0) return m.channel;
+      last = m.channel;
+    }
+    return last;
   }
   return undefined;
 }
 
+const NOTHING_TRIED: ReadonlySet<number> = new Set();
+const FIRST = () => 0;
+
 /** Whether any channel could serve this group and model (for a clear 503 before any reservation). */
 export const hasChannel = (index: ChannelIndex, group: string, model: string, mode: RelayMode): boolean =>
-  pickChannel(index, { group, model, mode, exclude: new Set(), random: () => 0 }) !== undefined;
+  pickChannel(index, { group, model, mode, exclude: NOTHING_TRIED, random: FIRST }) !== undefined;
