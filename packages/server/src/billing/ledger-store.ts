@@ -64,48 +64,62 @@ export const kyselyLedgerStore = (db: Kysely<Database>): LedgerStore => ({
 export const createLedgerStore = (db: { db: Kysely<Database>; sqliteFile: string | null }): LedgerStore =>
   db.sqliteFile ? sqliteLedgerStore(db.db, db.sqliteFile) : kyselyLedgerStore(db.db);
 
-export function sqliteLedgerStore(db: Kysely<Database>, path: string): LedgerStore {
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: {
-      path,
-      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
-      busyTimeoutMs: BUSY_TIMEOUT_MS,
-    },
-  });
-  // Only a batch in flight keeps the process alive; an idle ledger does not.
-  worker.unref();
-  const pending = new Map<
-    number,
-    { resolve: (rows: Array<unknown[] | null>) => void; reject: (e: Error) => void }
-  >();
-  let next = 0;
-  let failed: Error | undefined;
+/** Raised when the writer thread died during a batch: it may or may not have committed. */
+export class LedgerOutcomeUnknown extends Error {
+  readonly outcomeUnknown = true;
+}
 
-  const failAll = (error: Error) => {
-    failed = error;
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
+type Waiting = { resolve: (rows: Array<unknown[] | null>) => void; reject: (e: Error) => void };
+
+export function sqliteLedgerStore(db: Kysely<Database>, path: string): LedgerStore {
+  let worker: Worker | undefined;
+  let closed = false;
+  const pending = new Map<number, Waiting>();
+  let next = 0;
+
+  /** The writer thread, started on first use and again after it died. */
+  const thread = (): Worker => {
+    if (worker) return worker;
+    const started = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        path,
+        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        busyTimeoutMs: BUSY_TIMEOUT_MS,
+      },
+      // It keeps little between batches: a small young generation keeps its memory small too.
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    });
+    started.on('message', (reply: Reply) => {
+      const waiting = pending.get(reply.id);
+      if (!waiting) return;
+      pending.delete(reply.id);
+      if (pending.size === 0) started.unref();
+      if (reply.error) {
+        waiting.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+      } else waiting.resolve(reply.rows ?? []);
+    });
+    started.on('error', () => undefined); // 'exit' follows and says what matters
+    started.on('exit', () => {
+      if (worker === started) worker = undefined;
+      const lost = new LedgerOutcomeUnknown('the ledger writer thread stopped during a batch');
+      for (const { reject } of pending.values()) reject(lost);
+      pending.clear();
+    });
+    // Only a batch in flight keeps the process alive; an idle ledger does not.
+    started.unref();
+    worker = started;
+    return started;
   };
-  worker.on('message', (reply: Reply) => {
-    const waiting = pending.get(reply.id);
-    if (!waiting) return;
-    pending.delete(reply.id);
-    if (pending.size === 0) worker.unref();
-    if (reply.error) {
-      waiting.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
-    } else waiting.resolve(reply.rows ?? []);
-  });
-  worker.on('error', (error) => failAll(error));
-  worker.on('exit', () => failAll(failed ?? new Error('the ledger writer thread stopped')));
 
   const send = (steps: SqlStep[]): Promise<Array<unknown[] | null>> => {
-    if (failed) return Promise.reject(failed);
+    if (closed) return Promise.reject(new Error('the ledger writer thread is stopped'));
+    const target = thread();
     const id = next++;
-    if (pending.size === 0) worker.ref();
+    if (pending.size === 0) target.ref();
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
-      worker.postMessage({ id, steps });
+      target.postMessage({ id, steps });
     });
   };
 
@@ -122,10 +136,12 @@ export function sqliteLedgerStore(db: Kysely<Database>, path: string): LedgerSto
       }
     },
     async close() {
-      if (failed) return;
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
-      worker.ref();
-      worker.postMessage({ close: true });
+      closed = true;
+      const running = worker;
+      if (!running) return;
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.ref();
+      running.postMessage({ close: true });
       await exited;
     },
   };

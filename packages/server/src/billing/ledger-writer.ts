@@ -66,6 +66,17 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
       try {
         book.committed(batch, await store.commit(batch, asked), asked);
       } catch (error) {
+        if ((error as { outcomeUnknown?: boolean }).outcomeUnknown) {
+          // The batch may or may not be in the database, so it is not written again (never twice):
+          // memory forgets its charges and reads the balances again, which then hold the truth.
+          for (const s of batch) {
+            book.unsettle(s);
+            book.markStale('users', s.hold.userId);
+            if (s.hold.tokenId !== null) book.markStale('tokens', s.hold.tokenId);
+          }
+          onError(error, batch[0]);
+          return;
+        }
         if (batch.length <= 1) throw error;
         // One bad entry must not sink the others: write each on its own, then read the balances.
         for (const s of batch) {

@@ -3,12 +3,12 @@ import { testDialects } from '../test-support/databases.js';
 import { createTestApp } from '../test-support/test-app.js';
 import type { TestApp } from '../test-support/test-app.js';
 import { addChannel, addToken } from '../test-support/relay-kit.js';
-import { createLedgerStore } from './ledger-store.js';
+import { LedgerOutcomeUnknown, createLedgerStore } from './ledger-store.js';
 import { createLedgerWriter } from './ledger-writer.js';
 import type { LedgerWriter } from './ledger-writer.js';
 import { createQuotaDataRecorder } from './quota-data.js';
 import { commitBatch } from './ledger.js';
-import type { Hold, Settlement } from './ledger.js';
+import type { Hold, LedgerStore, Settlement } from './ledger.js';
 import { consumeLogRow, errorLogRow } from './usage-log.js';
 
 describe.each(testDialects())('quota ledger on %s', (dialect) => {
@@ -159,6 +159,41 @@ describe.each(testDialects())('quota ledger on %s', (dialect) => {
     expect(await logsOf(u.id)).toHaveLength(2);
     // Memory agrees with the database: the unwritten charge was given back.
     expect(w.tokenAvailable(tk.id)).toBe(1_000 - 18);
+    await w.close();
+  });
+
+  it('never writes a batch twice when the writer lost track of whether it committed', async () => {
+    // A store whose first commit goes through but reports an unknown outcome (a writer thread dying
+    // between its commit and its answer), and whose second one is lost the same way before committing.
+    const real = createLedgerStore(t.db);
+    let calls = 0;
+    const store: LedgerStore = {
+      async commit(settlements, read) {
+        if (settlements.length === 0) return real.commit(settlements, read);
+        calls++;
+        if (calls === 1) {
+          await real.commit(settlements, read);
+          throw new LedgerOutcomeUnknown('lost after the commit');
+        }
+        if (calls === 2) throw new LedgerOutcomeUnknown('lost before the commit');
+        return real.commit(settlements, read);
+      },
+      close: () => real.close(),
+    };
+    const w = createLedgerWriter(store, { flushMs: 60_000, onError: () => undefined });
+    const u = await t.createUser({ quota: 1_000 });
+    const tk = await addToken(t, u.id, { remain_quota: 1_000 });
+    w.settle(settlement(await held(w, u.id, tk.id, 100), 70));
+    await w.drain();
+    w.settle(settlement(await held(w, u.id, tk.id, 100), 50));
+    await w.drain();
+    // The first charge is in the database once; the second never reached it.
+    expect((await user(u.id)).quota).toBe(930);
+    expect((await token(tk.id)).remain_quota).toBe(930);
+    expect((await logsOf(u.id)).map((l) => Number(l.quota))).toEqual([70]);
+    // Memory reads the balances again and agrees with the database.
+    await w.reserve({ userId: u.id, tokenId: tk.id, unlimitedToken: false, amount: 1 });
+    expect(w.tokenAvailable(tk.id)).toBe(929);
     await w.close();
   });
 
