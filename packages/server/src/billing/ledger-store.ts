@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.js';
-import { balancesFrom, commitBatch, isRetryable } from './ledger.js';
+import { balancesFrom, commitBatch, withRetries } from './ledger.js';
 import type { LedgerStore, ReadBalances, Settlement } from './ledger.js';
 import { planBatch } from './ledger-sql.js';
 import type { SqlStep } from './ledger-sql.js';
@@ -126,14 +126,7 @@ export function sqliteLedgerStore(db: Kysely<Database>, path: string): LedgerSto
   return {
     async commit(settlements: readonly Settlement[], read): Promise<ReadBalances> {
       const steps = planBatch(db, settlements, read);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return balancesFrom(steps, await send(steps));
-        } catch (error) {
-          if (attempt >= 5 || !isRetryable(error)) throw error;
-          await new Promise((resolve) => setTimeout(resolve, attempt * 5 + Math.random() * 10));
-        }
-      }
+      return balancesFrom(steps, await withRetries(() => send(steps)));
     },
     async close() {
       closed = true;

@@ -50,7 +50,7 @@ export interface ReadBalances {
 }
 
 /** Deadlocks and serialization failures are retried: the transaction had no effect. */
-export function isRetryable(error: unknown): boolean {
+function isRetryable(error: unknown): boolean {
   const e = error as { code?: unknown; errno?: unknown };
   return (
     e?.code === '40P01' ||
@@ -62,16 +62,20 @@ export function isRetryable(error: unknown): boolean {
   );
 }
 
-export async function inTransaction<T>(db: Kysely<Database>, work: (trx: Trx) => Promise<T>): Promise<T> {
+/** Runs `work` again (up to five times, with a short pause) while it fails with a retryable error. */
+export async function withRetries<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(work);
+      return await work();
     } catch (error) {
       if (attempt >= 5 || !isRetryable(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, attempt * 5 + Math.random() * 10));
     }
   }
 }
+
+export const inTransaction = <T>(db: Kysely<Database>, work: (trx: Trx) => Promise<T>): Promise<T> =>
+  withRetries(() => db.transaction().execute(work));
 
 /** Writes batches: the settlements, then the balances of every account touched or asked for. */
 export interface LedgerStore {

@@ -5,7 +5,7 @@ import type { ChannelRow } from '../db/tables.js';
 import type { IrRequest } from './ir/request.js';
 import { toRelayChannel } from './pipeline/channel-index.js';
 import { relayRuntime } from './pipeline/relay-runtime.js';
-import { cancellationOf, readBody, toUpstreamFailure } from './pipeline/upstream-client.js';
+import { cancellationOf, toUpstreamFailure } from './pipeline/upstream-client.js';
 import { adapterFor } from './providers/registry.js';
 
 export interface ProbeResult {
@@ -49,7 +49,7 @@ export async function probeChannel(ctx: AppContext, row: ChannelRow, model?: str
         bodyMs: PROBE_TIMEOUT_MS,
       },
     );
-    const answer = await readBody(res.body);
+    const answer = await res.body.readAll();
     const timeMs = Date.now() - started;
     if (res.status < 200 || res.status >= 300) {
       return { ok: false, timeMs, message: adapter.parseError(res.status, answer).message };

@@ -3,7 +3,6 @@ import { countTokens } from '../../billing/token-counter.js';
 import type { ParsedResponse } from '../providers/types.js';
 import type { AttemptInput, AttemptResult } from './attempt-types.js';
 import { relayStream } from './stream-attempt.js';
-import { readBody } from './upstream-client.js';
 import type { UpstreamFailure } from './upstream-client.js';
 import type { UpstreamResponse } from './upstream-client.js';
 import { judgeBadAnswer, judgeFailure, judgeHttpError } from './upstream-errors.js';
@@ -22,7 +21,7 @@ export async function attemptChannel(input: AttemptInput): Promise<AttemptResult
   if (res.status < 200 || res.status >= 300) {
     let body: Buffer;
     try {
-      body = await readBody(res.body, ERROR_BODY_LIMIT);
+      body = await res.body.readAll(ERROR_BODY_LIMIT);
     } catch {
       body = Buffer.alloc(0);
     }
@@ -36,7 +35,7 @@ async function relayJson(input: AttemptInput, res: UpstreamResponse): Promise<At
   const { ir, adapter, sink, startedMs } = input;
   let body: Buffer;
   try {
-    body = await readBody(res.body);
+    body = await res.body.readAll();
   } catch (error) {
     return { kind: 'failed', failure: judgeFailure(error as UpstreamFailure) };
   }

@@ -266,6 +266,3 @@ export function createUpstreamClient(timeouts: RelayTimeouts): UpstreamClient {
     close: () => agent.close(),
   };
 }
-
-/** Reads a whole (non-stream) answer, up to `limit` bytes. */
-export const readBody = (body: UpstreamBody, limit?: number): Promise<Buffer> => body.readAll(limit);
