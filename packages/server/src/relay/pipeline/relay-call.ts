@@ -111,7 +111,16 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
       if (!channel || !adapter) break;
       tried.push(channel.id);
       const upstreamModel = channel.modelMapping.get(ir.model) ?? ir.model;
-      const result = await attemptChannel({ ...input, channel, adapter, upstreamModel });
+      const result = await attemptChannel({
+        rt,
+        ir,
+        inbound,
+        channel,
+        adapter,
+        upstreamModel,
+        sink,
+        startedMs: input.startedMs,
+      });
       if (result.kind === 'delivered') {
         await recordOutcome(rt, channel, result.outcome);
         await settleDelivered(input, { hold, pricing, channel, upstreamModel, tried, result });

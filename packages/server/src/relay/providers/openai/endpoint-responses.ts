@@ -22,7 +22,7 @@ function listAnswer(body: Buffer, field: string, usageOf: (answer: Json) => IrUs
   const answer = jsonObject(body);
   if (!Array.isArray(answer[field])) throw new Error(`the answer has no ${field}`);
   const usage = usageOf(answer);
-  return { ...(usage ? { usage } : {}), text: '', body };
+  return { usage, text: '', body };
 }
 
 /** Usage in the Responses-API style (input_tokens / output_tokens), used by gpt-image and gpt-4o audio. */
@@ -62,7 +62,7 @@ function transcriptAnswer(ir: IrRequest, body: Buffer): ParsedResponse {
   if (typeof answer.text !== 'string') throw new Error('the answer has no text');
   // Token-billed models (gpt-4o-transcribe) report usage; others report a duration, which is not tokens.
   const usage = ioUsage(answer.usage);
-  return { ...(usage ? { usage } : {}), text: answer.text, body };
+  return { usage, text: answer.text, body };
 }
 
 /** Parses an answer of any non-chat mode; undefined for chat and completions. */

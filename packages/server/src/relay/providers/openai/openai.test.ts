@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import type { IrRequest } from '../../ir/request.js';
 import { runProviderContract } from '../contract.case.js';
@@ -118,5 +119,35 @@ describe('openai adapter specifics', () => {
     expect(openaiAdapter.parseResponse(ir({}), Buffer.from(JSON.stringify(answer))).text).toBe(
       'thinkf{"a":1}',
     );
+  });
+
+  it('gives every stream event and every parsed answer one hidden class, whatever they carry', () => {
+    // A shape per kind of event would make V8 build new hidden classes per call in the old generation.
+    setFlagsFromString('--allow-natives-syntax');
+    const sameShape = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (
+      a: unknown,
+      b: unknown,
+    ) => boolean;
+    const events = openaiAdapter
+      .createStreamParser(ir({ stream: true }))
+      .push(
+        Buffer.from(
+          'data: {"choices":[{"delta":{"content":"x"}}]}\n\n' +
+            'data: {"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2}}\n\n' +
+            'data: {"error":{"message":"overloaded"}}\n\n' +
+            'data: not json\n\n' +
+            'data: [DONE]\n\n',
+        ),
+      );
+    expect(events).toHaveLength(5);
+    for (const event of events.slice(1)) expect(sameShape(events[0], event)).toBe(true);
+    const answer = (usage?: object) =>
+      openaiAdapter.parseResponse(
+        ir({}),
+        Buffer.from(
+          JSON.stringify({ choices: [{ message: { content: 'hi' } }], ...(usage ? { usage } : {}) }),
+        ),
+      );
+    expect(sameShape(answer(), answer({ prompt_tokens: 1, completion_tokens: 1 }))).toBe(true);
   });
 });

@@ -32,11 +32,14 @@ export function openaiBody(ir: IrRequest, upstreamModel: string, askStreamUsage 
   const needsUsage = askStreamUsage && ir.stream && !ir.clientWantsUsage;
   const renamed = upstreamModel !== ir.model;
   if (!needsUsage && !renamed && ir.raw) return ir.raw;
-  const body: Record<string, unknown> = { ...ir.body, model: upstreamModel };
+  // Copied onto an empty object rather than spread: a field added to a spread copy gets a hidden
+  // class of its own on every call (see docs/relay-design.md, "One shape per object").
+  const body: Record<string, unknown> = Object.assign({}, ir.body);
+  body.model = upstreamModel;
   if (needsUsage) {
     // Ask for the usage event so billing is exact; it is stripped again for clients that did not ask.
     const given = isRecord(ir.body.stream_options) ? ir.body.stream_options : {};
-    body.stream_options = { ...given, include_usage: true };
+    body.stream_options = Object.assign({}, given, { include_usage: true });
   }
   return JSON.stringify(body);
 }

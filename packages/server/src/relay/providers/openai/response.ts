@@ -57,7 +57,7 @@ export function parseOpenAiResponse(body: Buffer): ParsedResponse {
   if (!isRecord(parsed)) throw new Error('the answer is not a JSON object');
   if (!Array.isArray(parsed.choices)) throw new Error('the answer has no choices');
   const usage = readUsage(parsed.usage);
-  return { ...(usage ? { usage } : {}), text: choicesText(parsed.choices), body };
+  return { usage, text: choicesText(parsed.choices), body };
 }
 
 const MAX_ERROR_TEXT = 500;

@@ -19,32 +19,47 @@ function hasFinishReason(choices: unknown): boolean {
   );
 }
 
+/**
+ * Every event is built by this one literal, its fields always present and in one order: an object
+ * spread followed by new fields would give each event a hidden class of its own, made and thrown
+ * away per event in the old generation.
+ */
+const irEvent = (raw: Buffer, e: Partial<Omit<IrStreamEvent, 'raw'>> = {}): IrStreamEvent => ({
+  raw,
+  chunk: e.chunk,
+  done: e.done ?? false,
+  text: e.text ?? '',
+  usage: e.usage,
+  usageOnly: e.usageOnly ?? false,
+  finished: e.finished ?? false,
+  error: e.error,
+});
+
 export function toOpenAiEvent(event: SseEvent): IrStreamEvent {
-  const base = { raw: event.raw, done: false, text: '', usageOnly: false, finished: false };
-  const data = event.data;
-  if (data === undefined || data.length === 0) return base;
-  if (data.equals(DONE)) return { ...base, done: true };
+  const { raw, data } = event;
+  if (data === undefined || data.length === 0) return irEvent(raw);
+  if (data.equals(DONE)) return irEvent(raw, { done: true });
   let chunk: unknown;
   try {
     chunk = JSON.parse(data.toString('utf8'));
   } catch {
-    return { ...base, error: 'the upstream sent an event that is not valid JSON' };
+    return irEvent(raw, { error: 'the upstream sent an event that is not valid JSON' });
   }
-  if (!isRecord(chunk)) return { ...base, error: 'the upstream sent an event that is not a JSON object' };
+  if (!isRecord(chunk))
+    return irEvent(raw, { error: 'the upstream sent an event that is not a JSON object' });
   if (isRecord(chunk.error)) {
     const message = typeof chunk.error.message === 'string' ? chunk.error.message : 'upstream error';
-    return { ...base, chunk, error: message };
+    return irEvent(raw, { chunk, error: message });
   }
   const usage = readUsage(chunk.usage);
   const choices = chunk.choices;
-  return {
-    ...base,
+  return irEvent(raw, {
     chunk,
     text: choicesText(choices),
-    ...(usage ? { usage } : {}),
+    usage,
     usageOnly: usage !== undefined && Array.isArray(choices) && choices.length === 0,
     finished: hasFinishReason(choices),
-  };
+  });
 }
 
 export function createOpenAiStreamParser(): StreamParser {
