@@ -260,4 +260,40 @@ describe('upstream timeout', () => {
       .executeTakeFirstOrThrow();
     expect(row.quota).toBe(1_000_000);
   });
+
+  it('ends a stream whose upstream falls silent for longer than RELAY_TIMEOUT, billing what came', async () => {
+    const user = await t.createUser({ quota: 1_000_000 });
+    const token = await addToken(t, user.id);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        model: MODEL,
+        stream: true,
+        messages: [{ role: 'user', content: withMock('slow', { reply_tokens: 5, chunk_delay_ms: 4_000 }) }],
+      }),
+    });
+    expect(res.statusCode).toBe(200);
+    const events = res.body.split('\n\n').filter((e) => e.startsWith('data: '));
+    expect(events.length).toBeGreaterThan(1);
+    const last = JSON.parse(events.at(-1)?.slice(6) ?? '{}') as { error?: { code: string; message: string } };
+    expect(last.error?.code).toBe('stream_interrupted');
+    expect(last.error?.message).toContain('no data for 1s');
+    expect(mock.requests.at(-1)?.events).toBe(1);
+    await billingWritten(t);
+    const log = await t.db.db
+      .selectFrom('logs')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(log.type).toBe(LOG_TYPE.consume);
+    expect(log.content).toContain('broke off');
+    const row = await t.db.db
+      .selectFrom('users')
+      .select('quota')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(1_000_000 - row.quota).toBe(log.quota);
+  });
 });

@@ -2,7 +2,8 @@
 // that opens connections to providers. Calls go through undici's dispatch API with a handler of our
 // own: the answer's chunks land in a small queue the relay reads (a whole JSON body in one piece, a
 // stream chunk by chunk with back-pressure), without a Node stream, an AbortSignal or promise plumbing
-// per call — the relay's hottest path.
+// per call — the relay's hottest path. Timeouts are ours too (Deadlines): one timer checks every call
+// in flight, instead of undici's per-call timers.
 import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { UpstreamRequest } from '../ir/request.js';
@@ -109,6 +110,67 @@ function targetOf(url: string): { origin: string; path: string } {
   return target;
 }
 
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10}s`;
+
+/**
+ * The deadlines of the calls in flight, checked by one timer while any call is open. undici's own
+ * header and body timers are switched off: each call left one behind in undici's timer list for up to
+ * a second after it ended, so every call put garbage into the old generation. A call notes the tick
+ * of its last sign of life; it times out once more than its limit has passed since (a tick late at
+ * most).
+ */
+class Deadlines {
+  /** Counts the timer's ticks. */
+  tick = 0;
+  /**
+   * The open calls, each knowing its index. An array with swap-removal, not a Set: a Set that churns
+   * rehashes into new tables, and its old tables (kept for iterators) held on to finished calls until a
+   * full collection, which promoted them all into the old generation.
+   */
+  private readonly calls: UpstreamCall[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(readonly tickMs: number) {}
+
+  watch(call: UpstreamCall): void {
+    call.deadlineSlot = this.calls.length;
+    this.calls.push(call);
+    if (this.timer) return;
+    this.timer = setInterval(() => this.check(), this.tickMs);
+    this.timer.unref();
+  }
+
+  forget(call: UpstreamCall): void {
+    const slot = call.deadlineSlot;
+    if (slot < 0) return;
+    call.deadlineSlot = -1;
+    const last = this.calls.pop() as UpstreamCall;
+    if (last === call) return;
+    this.calls[slot] = last;
+    last.deadlineSlot = slot;
+  }
+
+  /** Ticks that must pass, since a call's last sign of life, before `limitMs` surely has. */
+  ticksFor(limitMs: number): number {
+    return Math.ceil(limitMs / this.tickMs) + 1;
+  }
+
+  private check(): void {
+    this.tick++;
+    if (this.calls.length === 0) {
+      this.stop();
+      return;
+    }
+    // A copy: a call that times out leaves the list.
+    for (const call of this.calls.slice()) call.checkDeadline(this.tick);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
 /**
  * One upstream call: an undici dispatch handler that is also the answer's body. Chunks queue until
  * read; a reader waits on one pending promise at a time.
@@ -124,10 +186,36 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
   private settleStart:
     { resolve: (res: UpstreamResponse) => void; reject: (error: UpstreamFailure) => void } | undefined;
   readonly started: Promise<UpstreamResponse>;
+  /** The deadlines' tick at the call's last sign of life (sent, headers, a chunk). */
+  private alive: number;
+  /** Where Deadlines keeps the call while it is open; -1 once it is not. */
+  deadlineSlot = -1;
+  private headersArrived = false;
 
-  constructor(private readonly cancel: Cancellation) {
+  constructor(
+    private readonly cancel: Cancellation,
+    private readonly deadlines: Deadlines,
+    private readonly timeouts: RelayTimeouts,
+  ) {
     this.started = new Promise((resolve, reject) => (this.settleStart = { resolve, reject }));
     this.forget = cancel.onAbort(() => this.abort(new UpstreamFailure('aborted', 'the call was cancelled')));
+    this.alive = deadlines.tick;
+    deadlines.watch(this);
+  }
+
+  /** Aborts the call when the upstream has been silent for longer than it may be. */
+  checkDeadline(tick: number): void {
+    // Reading paused by us (a slow client) is not the upstream's silence.
+    if (this.controller?.paused) {
+      this.alive = tick;
+      return;
+    }
+    const limitMs = this.headersArrived ? this.timeouts.bodyMs : this.timeouts.headersMs;
+    if (limitMs <= 0 || tick - this.alive < this.deadlines.ticksFor(limitMs)) return;
+    const what = this.headersArrived
+      ? `no data for ${seconds(limitMs)}`
+      : `no response headers within ${seconds(limitMs)}`;
+    this.abort(new UpstreamFailure('timeout', `the upstream did not answer in time (${what})`));
   }
 
   private abort(failure: UpstreamFailure): void {
@@ -139,6 +227,7 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
     if (this.ended || this.failure) return;
     this.failure = failure;
     this.forget();
+    this.deadlines.forget(this);
     const start = this.settleStart;
     this.settleStart = undefined;
     start?.reject(failure);
@@ -153,7 +242,9 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    if (this.cancel.aborted) controller.abort(new UpstreamFailure('aborted', 'the call was cancelled'));
+    // Cancelled or timed out while undici still held the request in its queue.
+    if (this.failure) controller.abort(this.failure);
+    else if (this.cancel.aborted) controller.abort(new UpstreamFailure('aborted', 'the call was cancelled'));
   }
 
   onResponseStart(
@@ -162,12 +253,15 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
     headers: Record<string, string | string[] | undefined>,
   ): void {
     if (statusCode < 200) return; // informational answers come before the real one
+    this.headersArrived = true;
+    this.alive = this.deadlines.tick;
     const start = this.settleStart;
     this.settleStart = undefined;
     start?.resolve({ status: statusCode, headers, body: this });
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.alive = this.deadlines.tick;
     this.chunks.push(chunk);
     this.queued += chunk.length;
     if (this.queued >= HIGH_WATER && this.wake === undefined) controller.pause();
@@ -177,6 +271,7 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
   onResponseEnd(): void {
     this.ended = true;
     this.forget();
+    this.deadlines.forget(this);
     this.notify();
   }
 
@@ -232,18 +327,27 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
   }
 }
 
+/** A quarter of the shortest timeout, between 10 ms and 1 s: how late a deadline may be noticed. */
+const tickFor = (t: RelayTimeouts): number =>
+  Math.min(1000, Math.max(10, Math.floor(Math.min(t.headersMs, t.bodyMs) / 4)));
+
 export function createUpstreamClient(timeouts: RelayTimeouts): UpstreamClient {
   const agent = new Agent({
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
-    headersTimeout: timeouts.headersMs,
-    bodyTimeout: timeouts.bodyMs,
+    // Timed by Deadlines instead.
+    headersTimeout: 0,
+    bodyTimeout: 0,
     connect: { timeout: Math.min(timeouts.headersMs, 30_000) },
   });
+  const deadlines = new Deadlines(tickFor(timeouts));
   return {
     send(request, cancel, override = {}) {
       if (cancel.aborted) return Promise.reject(new UpstreamFailure('aborted', 'the call was cancelled'));
-      const call = new UpstreamCall(cancel);
+      const call = new UpstreamCall(cancel, deadlines, {
+        headersMs: override.headersMs ?? timeouts.headersMs,
+        bodyMs: override.bodyMs ?? timeouts.bodyMs,
+      });
       try {
         const { origin, path } = targetOf(request.url);
         agent.dispatch(
@@ -253,8 +357,6 @@ export function createUpstreamClient(timeouts: RelayTimeouts): UpstreamClient {
             method: request.method,
             headers: request.headers,
             body: request.body,
-            headersTimeout: override.headersMs ?? timeouts.headersMs,
-            bodyTimeout: override.bodyMs ?? timeouts.bodyMs,
           },
           call,
         );
@@ -263,6 +365,9 @@ export function createUpstreamClient(timeouts: RelayTimeouts): UpstreamClient {
       }
       return call.started;
     },
-    close: () => agent.close(),
+    close: () => {
+      deadlines.stop();
+      return agent.close();
+    },
   };
 }
