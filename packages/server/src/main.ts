@@ -9,7 +9,7 @@ import { createDb } from './db/create-db.js';
 // survive most scavenges, and V8 may decide to allocate them in the old generation from then on.
 // Dead there until the next full collection, they keep everything they point to alive through every
 // scavenge: about one run in four then promoted the whole request of every call, the heap grew by
-// ~15 MB/s and throughput fell by a tenth. See docs/relay-design.md, "One shape per object".
+// 15 to 50 MB/s and throughput fell by a tenth. See docs/relay-design.md, "One shape per object".
 setFlagsFromString('--no-allocation-site-pretenuring');
 
 async function main(): Promise<void> {
