@@ -342,12 +342,15 @@ export function createUpstreamClient(timeouts: RelayTimeouts): UpstreamClient {
   });
   const deadlines = new Deadlines(tickFor(timeouts));
   return {
-    send(request, cancel, override = {}) {
+    send(request, cancel, override) {
       if (cancel.aborted) return Promise.reject(new UpstreamFailure('aborted', 'the call was cancelled'));
-      const call = new UpstreamCall(cancel, deadlines, {
-        headersMs: override.headersMs ?? timeouts.headersMs,
-        bodyMs: override.bodyMs ?? timeouts.bodyMs,
-      });
+      const limits = override
+        ? {
+            headersMs: override.headersMs ?? timeouts.headersMs,
+            bodyMs: override.bodyMs ?? timeouts.bodyMs,
+          }
+        : timeouts;
+      const call = new UpstreamCall(cancel, deadlines, limits);
       try {
         const { origin, path } = targetOf(request.url);
         agent.dispatch(
