@@ -9,6 +9,8 @@ import type { ChannelIndex } from './channel-index.js';
 export interface ChannelStore {
   /** The current index, after any rebuild in progress. */
   index(): Promise<ChannelIndex>;
+  /** The index when one is loaded and no rebuild is running: nothing to wait for. */
+  ready(): ChannelIndex | undefined;
   reload(): Promise<void>;
   close(): void;
 }
@@ -63,6 +65,7 @@ export function createChannelStore(
       if (!index) await reload();
       return index ?? buildChannelIndex([], []);
     },
+    ready: () => (running ? undefined : index),
     reload,
     close: unsubscribe,
   };

@@ -77,7 +77,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
   const { rt, inbound, ir, caller, sink } = input;
   const { options } = rt.ctx;
   const pricing = resolvePricing(options, ir.model, caller.group);
-  const pinned = firstChannel(input, await rt.channels.index());
+  const pinned = firstChannel(input, rt.channels.ready() ?? (await rt.channels.index()));
 
   const amount = reservationQuota(
     pricing,
@@ -101,7 +101,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
     for (let i = 0; i < attempts && !sink.aborted; i++) {
       const channel =
         pinned ??
-        pickChannel(await rt.channels.index(), {
+        pickChannel(rt.channels.ready() ?? (await rt.channels.index()), {
           group: caller.group,
           model: ir.model,
           mode: ir.mode,
