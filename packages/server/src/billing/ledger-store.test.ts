@@ -11,23 +11,7 @@ describe('ledger store on a SQLite file (writer thread)', () => {
     db = await createTestDb('sqlite');
     const inserted = await db.db
       .insertInto('users')
-      .values({
-        username: 'ledger-store',
-        password: '!',
-        display_name: '',
-        role: 1,
-        status: 1,
-        quota: 1_000_000,
-        group: 'default',
-        aff_code: 'LEDGERSTORE1',
-        created_at: 1,
-        email: '',
-        github_id: '',
-        wechat_id: '',
-        telegram_id: '',
-        linux_do_id: '',
-        access_token: null,
-      })
+      .values({ username: 'ledger-store', password: '!', quota: 1_000_000, aff_code: 'LEDGERSTORE1' })
       .executeTakeFirstOrThrow();
     userId = Number(inserted.insertId);
   });

@@ -238,7 +238,8 @@ describe('upstream timeout', () => {
     await mock?.close();
   });
 
-  it('answers 504 when the upstream sends no headers within RELAY_TIMEOUT, and refunds', async () => {
+  /** A chat call by a new user with a million of quota; returns the answer and the user's quota after. */
+  const callAsNewUser = async (directive: MockDirective, extra: Record<string, unknown> = {}) => {
     const user = await t.createUser({ quota: 1_000_000 });
     const token = await addToken(t, user.id);
     const res = await t.app.inject({
@@ -247,33 +248,29 @@ describe('upstream timeout', () => {
       headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
       payload: JSON.stringify({
         model: MODEL,
-        messages: [{ role: 'user', content: withMock('slow', { delay_ms: 3_000 }) }],
+        ...extra,
+        messages: [{ role: 'user', content: withMock('slow', directive) }],
       }),
     });
+    await billingWritten(t);
+    const quotaAfter = async () =>
+      (await t.db.db.selectFrom('users').select('quota').where('id', '=', user.id).executeTakeFirstOrThrow())
+        .quota;
+    return { res, userId: user.id, quotaAfter };
+  };
+
+  it('answers 504 when the upstream sends no headers within RELAY_TIMEOUT, and refunds', async () => {
+    const { res, quotaAfter } = await callAsNewUser({ delay_ms: 3_000 });
     expect(res.statusCode).toBe(504);
     expect(res.json().error.code).toBe('upstream_timeout');
-    await billingWritten(t);
-    const row = await t.db.db
-      .selectFrom('users')
-      .select('quota')
-      .where('id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    expect(row.quota).toBe(1_000_000);
+    expect(await quotaAfter()).toBe(1_000_000);
   });
 
   it('ends a stream whose upstream falls silent for longer than RELAY_TIMEOUT, billing what came', async () => {
-    const user = await t.createUser({ quota: 1_000_000 });
-    const token = await addToken(t, user.id);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/v1/chat/completions',
-      headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
-      payload: JSON.stringify({
-        model: MODEL,
-        stream: true,
-        messages: [{ role: 'user', content: withMock('slow', { reply_tokens: 5, chunk_delay_ms: 4_000 }) }],
-      }),
-    });
+    const { res, userId, quotaAfter } = await callAsNewUser(
+      { reply_tokens: 5, chunk_delay_ms: 4_000 },
+      { stream: true },
+    );
     expect(res.statusCode).toBe(200);
     const events = res.body.split('\n\n').filter((e) => e.startsWith('data: '));
     expect(events.length).toBeGreaterThan(1);
@@ -281,19 +278,13 @@ describe('upstream timeout', () => {
     expect(last.error?.code).toBe('stream_interrupted');
     expect(last.error?.message).toContain('no data for 1s');
     expect(mock.requests.at(-1)?.events).toBe(1);
-    await billingWritten(t);
     const log = await t.db.db
       .selectFrom('logs')
       .selectAll()
-      .where('user_id', '=', user.id)
+      .where('user_id', '=', userId)
       .executeTakeFirstOrThrow();
     expect(log.type).toBe(LOG_TYPE.consume);
     expect(log.content).toContain('broke off');
-    const row = await t.db.db
-      .selectFrom('users')
-      .select('quota')
-      .where('id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    expect(1_000_000 - row.quota).toBe(log.quota);
+    expect(1_000_000 - (await quotaAfter())).toBe(log.quota);
   });
 });

@@ -69,8 +69,6 @@ export class UpstreamFailure extends Error {
   }
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-
 export function toUpstreamFailure(error: unknown, cancel?: Cancellation): UpstreamFailure {
   if (error instanceof UpstreamFailure) return error;
   const e = error as { code?: unknown; name?: unknown; message?: unknown };
@@ -78,7 +76,9 @@ export function toUpstreamFailure(error: unknown, cancel?: Cancellation): Upstre
   if (cancel?.aborted || e?.name === 'AbortError' || e?.code === 'UND_ERR_ABORTED') {
     return new UpstreamFailure('aborted', 'the call was cancelled');
   }
-  if (typeof e?.code === 'string' && TIMEOUT_CODES.has(e.code)) {
+  // Header and body deadlines are ours (Deadlines, below) and fail as 'timeout' already; only
+  // connecting is timed by undici.
+  if (e?.code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new UpstreamFailure('timeout', `the upstream did not answer in time (${message})`);
   }
   return new UpstreamFailure('connection', `the connection to the upstream failed (${message})`);
