@@ -1,9 +1,9 @@
 // Channel management on the real server: root creates a channel at the fake upstream through the
-// drawer, tests it, copies it, groups the two under one tag (aggregated row, disable all, tag
-// drawer) and batch-deletes them.
+// drawer (its model list fetched through the server), tests it, copies it, groups the two under one
+// tag (aggregated row, disable all, tag drawer) and batch-deletes them.
 import { expect, test } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
-import { startMockUpstream } from '@sluice/mock-upstream';
+import { DEFAULT_MODELS, startMockUpstream } from '@sluice/mock-upstream';
 import type { MockUpstream } from '@sluice/mock-upstream';
 import { freshUsername, logIn, sidebar } from './helpers.js';
 
@@ -52,6 +52,13 @@ test('root creates, tests, copies, tags and batch-deletes channels', async ({ pa
   await drawer.getByLabel('Name').fill(name);
   await drawer.getByLabel('Base URL').fill(`${mock.url}/`);
   await drawer.getByLabel('Key', { exact: true }).fill('sk-e2e-channel');
+  // The model list of a channel not saved yet comes through the server: the fake upstream, like
+  // real ones, does not let the console's origin call it from the browser.
+  await drawer.getByRole('button', { name: 'Fetch model list' }).click();
+  await expect(page.getByText(`Models fetched: ${DEFAULT_MODELS.length}`)).toBeVisible();
+  const listed = mock.requests.find((r) => r.path === '/v1/models');
+  expect(listed?.headers.authorization).toBe('Bearer sk-e2e-channel');
+  await drawer.locator('button', { hasText: 'Clear' }).click();
   await drawer.getByLabel('Custom models').fill('gpt-4o-mini, gpt-4o');
   await drawer.getByRole('button', { name: 'Add', exact: true }).click();
   await drawer.getByRole('button', { name: 'Submit' }).click();

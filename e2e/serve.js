@@ -1,10 +1,13 @@
 // Starts the built server on a fresh SQLite database for the browser suite.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const dir = mkdtempSync(join(tmpdir(), 'sluice-e2e-'));
 process.env.SQLITE_PATH = join(dir, 'sluice.db');
+// Specs that need rows no console call creates (drawing and task records) write them into this
+// database; they find its path by the server's port.
+writeFileSync(join(tmpdir(), `sluice-e2e-${process.env.PORT ?? '3000'}.db-path`), process.env.SQLITE_PATH);
 process.env.SESSION_SECRET = 'e2e-secret-e2e-secret-e2e-secret';
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'warn';
 // Every spec signs in; the production default (20 per 20 minutes per address) would trip.

@@ -1,8 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { CHUNK_GROUPS, PRELOADED_CHUNKS } from './scripts/chunk-groups.js';
+import { firstLoadPreload } from './scripts/first-load-preload.js';
+import { moduleMap } from './scripts/module-map.js';
 
 export default defineConfig({
-  plugins: [react()],
+  // firstLoadPreload: index.html preloads the page's chunks (scripts/first-load-preload.ts);
+  // moduleMap: .vite/modules.json for scripts/route-size.mjs.
+  plugins: [react(), firstLoadPreload(PRELOADED_CHUNKS), moduleMap()],
   resolve: { conditions: ['source'] },
   server: {
     proxy: {
@@ -23,6 +28,8 @@ export default defineConfig({
         // so; without this every page would carry zod and the option registry for one constant.
         moduleSideEffects: [{ test: /[\\/]packages[\\/]shared[\\/]src[\\/]/, sideEffects: false }],
       },
+      // A few cacheable chunks instead of one per set of pages sharing a module (scripts/chunk-groups.ts).
+      output: { codeSplitting: { groups: CHUNK_GROUPS } },
     },
   },
 });

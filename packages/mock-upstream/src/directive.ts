@@ -29,6 +29,10 @@ export interface MockDirective {
   reset?: boolean;
   /** Streams: destroy the socket after this many events, without `[DONE]`. Other answers: after this many body bytes. */
   cut_after?: number;
+  /** Non-stream answers: send the body with chunked transfer encoding (no content-length), in 64 kB pieces. */
+  chunked?: boolean;
+  /** Non-stream answers: send this many body bytes, then fall silent with the connection left open. */
+  stall_after?: number;
   /** Streams: the first content event carries invalid JSON. Other answers: the JSON body is truncated. */
   malformed?: boolean;
   /** Leave `usage` out of the answer and out of the stream (even with stream_options.include_usage). */
@@ -71,6 +75,8 @@ const FIELDS: Record<keyof MockDirective, FieldKind> = {
   retry_after: 'count',
   reset: 'boolean',
   cut_after: 'count',
+  chunked: 'boolean',
+  stall_after: 'count',
   malformed: 'boolean',
   no_usage: 'boolean',
   reply: 'string',

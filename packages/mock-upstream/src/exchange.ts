@@ -95,20 +95,35 @@ function baseHeaders(ex: Exchange, contentType: string): Record<string, string> 
   return headers;
 }
 
-/** Sends a whole body; `cut_after` sends only that many bytes of it and then ends the connection. */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Sends a whole body; `cut_after` sends only that many bytes of it and then ends the connection,
+ * `stall_after` sends that many and then nothing more, `chunked` sends it without a length.
+ */
 export function sendBody(ex: Exchange, status: number, contentType: string, body: Buffer | string): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   const headers = baseHeaders(ex, contentType);
-  headers['content-length'] = String(bytes.length);
+  const { chunked, stall_after: stall, cut_after: cut } = ex.directive;
+  if (!chunked && stall === undefined) headers['content-length'] = String(bytes.length);
   ex.res.writeHead(status, headers);
   ex.record.status = status;
-  const cut = ex.directive.cut_after;
   if (cut !== undefined && cut < bytes.length) {
     ex.res.write(bytes.subarray(0, cut));
     cutConnection(ex);
     return;
   }
-  ex.res.end(bytes);
+  if (stall !== undefined && stall < bytes.length) {
+    // Left pending: the record turns to client-closed when the peer gives up.
+    ex.res.write(bytes.subarray(0, stall));
+    return;
+  }
+  if (!chunked) {
+    ex.res.end(bytes);
+    return;
+  }
+  for (let at = 0; at < bytes.length; at += CHUNK_BYTES) ex.res.write(bytes.subarray(at, at + CHUNK_BYTES));
+  ex.res.end();
 }
 
 export function sendJson(ex: Exchange, status: number, payload: Record<string, unknown>): void {

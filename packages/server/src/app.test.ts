@@ -41,9 +41,9 @@ describe.each(testDialects())('server core on %s', (dialect) => {
     expect(res.json()).toMatchObject({ success: false });
   });
 
-  it('answers unknown /v1 routes with an OpenAI-format 404', async () => {
+  it('answers unknown /v1 routes with an OpenAI-format 501', async () => {
     const res = await t.call({ method: 'POST', url: '/v1/nope' });
-    expect(res.statusCode).toBe(404);
-    expect(res.json().error.code).toBe('not_found');
+    expect(res.statusCode).toBe(501);
+    expect(res.json().error.code).toBe('unsupported_endpoint');
   });
 });

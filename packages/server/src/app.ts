@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
+import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import Fastify, { LogController } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -19,8 +20,10 @@ import { createOptionStore } from './features/options/option-store.js';
 import { ensureRootUser } from './features/users/root-user.js';
 import { registerFeatures } from './features/index.js';
 import { registerAuthGuard } from './http/auth-guard.js';
-import { ApiError } from './http/envelope.js';
+import { ApiError, envelopeStatus, refuseNulBytes } from './http/envelope.js';
 import { lazyRequestLogger } from './http/request-logger.js';
+import { securityHeaders } from './http/security-headers.js';
+import { registerRelayRoutes } from './relay/relay.routes.js';
 import type { CacheBus } from './platform/cache-bus.js';
 import { createMemoryCacheBus } from './platform/cache-bus.js';
 import type { Clock } from './platform/clock.js';
@@ -58,7 +61,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const options = await createOptionStore(deps.db.db, deps.db.dialect, bus);
   const app = Fastify({
     logger: deps.logger ?? false,
-    trustProxy: true,
+    // Forwarded headers only from the operator's own proxies (TRUSTED_PROXIES); nobody's by default.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     bodyLimit: 64 * 1024 * 1024,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -95,9 +99,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     errorResponseBuilder: () => new ApiError(429, MSG.tooManyRequests),
   });
 
+  // The console API's contract (new-api's): a refusal is HTTP 200 with success false and the reason;
+  // only "not signed in" (401), rate limits (429) and bugs (500) change the HTTP status. The relay
+  // routes have their own handler and keep real statuses.
   app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
     if (error instanceof ApiError) {
-      return reply.status(error.status).send({ success: false, message: error.message, data: null });
+      return reply
+        .status(envelopeStatus(error.status))
+        .send({ success: false, message: error.message, data: null });
     }
     const status = error.statusCode ?? 500;
     if (status === 429)
@@ -105,23 +114,35 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (status >= 400 && status < 500) {
       const message =
         error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'the request body is not valid JSON' : error.message;
-      return reply.status(status).send({ success: false, message, data: null });
+      return reply.status(envelopeStatus(status)).send({ success: false, message, data: null });
     }
     req.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ success: false, message: MSG.serverError, data: null });
   });
 
   registerAuthGuard(app, { db: ctx.db, sessions: ctx.sessions });
-  await registerFeatures(app, ctx);
+  // The console, its API and its 404s in one scope with the security headers; the relay outside it.
+  await app.register(async (site) => {
+    await site.register(helmet, securityHeaders(ctx));
+    // No database keeps a NUL in text (PostgreSQL refuses it): such input never reaches a handler.
+    site.addHook('preValidation', async (req) => refuseNulBytes(req));
+    await registerFeatures(site, ctx);
+    await registerConsole(site, config.webDist);
+  });
+  await registerRelayRoutes(app, ctx);
   await ensureRootUser(ctx, app.log);
 
-  const indexHtml = join(config.webDist, 'index.html');
-  const hasConsole = existsSync(indexHtml);
+  return app;
+}
+
+/** The built console's files, and the 404 answer for every path (in the caller's format). */
+async function registerConsole(site: FastifyInstance, webDist: string): Promise<void> {
+  const hasConsole = existsSync(join(webDist, 'index.html'));
   if (hasConsole) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+    await site.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
   }
 
-  app.setNotFoundHandler((req, reply) => {
+  site.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     if (isApiPath(path)) {
       return reply.status(404).send({ success: false, message: MSG.notFound, data: null });
@@ -141,6 +162,4 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     return reply.status(404).type('text/plain').send('Not Found');
   });
-
-  return app;
 }

@@ -1,6 +1,7 @@
 // Environment → typed configuration. Names match one-api/new-api so existing deployments carry over.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 
 export interface Config {
@@ -21,6 +22,13 @@ export interface Config {
   bcryptCost: number;
   /** Seconds a console session lives without use. */
   sessionTtlSeconds: number;
+  /**
+   * Peers (IPs or CIDRs) whose X-Forwarded-For/-Host/-Proto are believed. Empty: nobody's, so a client
+   * cannot choose the address that rate limits, allow-lists and logs see.
+   */
+  trustedProxies: string[];
+  /** Seconds calls in flight may take to finish after SIGTERM/SIGINT before they are cut. */
+  shutdownTimeoutSeconds: number;
 }
 
 const intFromEnv = (value: string | undefined, fallback: number): number => {
@@ -29,6 +37,24 @@ const intFromEnv = (value: string | undefined, fallback: number): number => {
   if (!Number.isInteger(n) || n < 0) throw new Error(`expected a whole number, got "${value}"`);
   return n;
 };
+
+/** TRUSTED_PROXIES: comma-separated IPs or CIDRs (new-api's name); a typo stops the start. */
+export function parseTrustedProxies(value: string | undefined): string[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !bitsOk || extra !== undefined) {
+      throw new Error(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
+    }
+  }
+  return entries;
+}
 
 /** Reads SESSION_SECRET, or creates one beside the SQLite file so sessions survive restarts. */
 function sessionSecretFrom(env: NodeJS.ProcessEnv, dataDir: string): string {
@@ -59,5 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     bcryptCost: intFromEnv(env.BCRYPT_COST, 10),
     sessionTtlSeconds: intFromEnv(env.SESSION_TTL_SECONDS, 30 * 24 * 3600),
+    trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
+    shutdownTimeoutSeconds: intFromEnv(env.SHUTDOWN_TIMEOUT, 15),
   };
 }

@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createDb } from './db/create-db.js';
+import { closeGracefully, trackConnections } from './http/shutdown.js';
 
 // No allocation-site pretenuring. At start-up, while V8's young generation is still small, the
 // objects a relay call keeps for its whole life (its input, holding the client's request and reply)
@@ -24,21 +25,28 @@ async function main(): Promise<void> {
     ? await (await import('./platform/redis-cache-bus.js')).createRedisCacheBus(config.redisUrl)
     : undefined;
   const app = await buildApp({ config, db, redis, bus, logger: { level: config.logLevel } });
+  const connections = trackConnections(app.server);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: draining requests');
-    const force = setTimeout(() => process.exit(1), 30_000);
+    const graceMs = config.shutdownTimeoutSeconds * 1000;
+    app.log.info({ signal, graceSeconds: config.shutdownTimeoutSeconds }, 'shutting down: draining calls');
+    // Last resort, should a close hook hang: the grace period plus time to write out the billing.
+    const force = setTimeout(() => process.exit(1), graceMs + 15_000);
     force.unref();
+    let code = 0;
     try {
-      await app.close();
+      const drained = await closeGracefully(app, connections, graceMs);
+      if (!drained) app.log.warn('calls still running at the end of SHUTDOWN_TIMEOUT were cut');
       await bus?.close();
       redis?.disconnect();
       await db.close();
-    } finally {
-      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      code = 1;
     }
+    process.exit(code);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -13,6 +13,8 @@ export const MSG = {
   notFound: 'the requested resource does not exist',
   pageNotFound: 'page does not exist',
   invalidInput: 'please check input',
+  nulByteInInput: (field: string) =>
+    field === '' ? 'the input contains a NUL character' : `${field} contains a NUL character`,
   // Sign-in and registration (part 1 §5)
   enterUsernamePassword: 'please enter username and password',
   passwordTooShort: 'Password length must not be less than 8',
@@ -38,6 +40,8 @@ export const MSG = {
   resendTooSoon: 'please wait 30 seconds before asking for another code',
   resetLinkInvalid: 'the reset link is invalid or has expired',
   smtpNotConfigured: 'the administrator has not configured SMTP',
+  serverAddressNotConfigured:
+    "the site's address is not configured: the administrator must set ServerAddress in the system settings",
   confirmDeleteAccount: 'please enter your account name to confirm deletion',
   rootCannotDeleteSelf: 'the super administrator cannot delete their own account',
   defaultPasswordInUse: 'you are using the default password; change it at once',
@@ -49,6 +53,13 @@ export const MSG = {
   alreadyUser: 'the user is already a regular user',
   userNotFound: 'user does not exist',
   userDeregistered: 'the user has been deregistered',
+  // Quota warning settings (PUT /api/user/setting)
+  notifyTypeInvalid: 'the notification type must be email or webhook',
+  quotaWarningThresholdInvalid: 'the quota warning threshold must be a number of at least 0',
+  webhookUrlRequired: 'please enter a webhook URL',
+  webhookUrlInvalid: 'the webhook URL must be an http:// or https:// address',
+  notificationEmailInvalid: 'the notification email address is not valid',
+  notificationEmailMissing: 'enter a notification email, or bind an email to your account first',
   // Invites
   transferMinimum: (min: number | string) => `transfer amount minimum is ${min}`,
   affQuotaInsufficient: 'invite earnings are not enough for this transfer',
@@ -64,6 +75,7 @@ export const MSG = {
   oauthNeedsClientId: (provider: string) => `fill in the ${provider} client id first`,
   // OAuth and bindings
   oauthStateInvalid: 'the state is invalid or has expired, please try again',
+  oauthTooManyPending: 'too many sign-ins are under way, please try again in a few minutes',
   oauthNotEnabled: (provider: string) => `the administrator has not enabled ${provider} login`,
   oauthAccountBound: (provider: string) => `this ${provider} account is already bound to another user`,
   bindSuccess: 'binding success',
@@ -78,13 +90,19 @@ export const MSG = {
   quotaInvalid: 'quota must be a whole number not less than 0',
   userIdInvalid: 'the user id is not valid',
   unknownRole: 'the role must be 1 (user), 10 (admin) or 100 (super admin)',
-  unknownUserAction: 'the action must be promote, demote, enable, disable or delete',
+  unknownUserAction: 'the action must be promote, demote, enable, disable, delete or add_quota',
+  quotaDeltaInvalid: 'the amount to add must be a whole number (negative to subtract)',
+  quotaResultOutOfRange: 'the quota after this change must be between 0 and 9007199254740991',
   onlyRootCanPromote: 'only a super administrator can promote users to admin',
   cannotCreateEqualOrHigher: 'you cannot create a user whose role is equal to or higher than yours',
   cannotDeleteRoot: 'a super administrator cannot be deleted',
   ownGroupDesc: 'your current group',
   adminChangedQuota: (from: number, to: number) =>
     `the administrator changed the quota from ${from} to ${to} (quota units)`,
+  adminAddedQuota: (delta: number) =>
+    delta >= 0
+      ? `the administrator added ${delta} to the quota (quota units)`
+      : `the administrator subtracted ${-delta} from the quota (quota units)`,
   // Option cross-key rules (options.service.ts)
   wechatNeedsServer: 'fill in the WeChat server address first',
   telegramNeedsBot: 'fill in the Telegram bot token and bot name first',
@@ -124,6 +142,11 @@ export const MSG = {
   channelTestsRunning: 'channel tests are already running, please wait for them to finish',
   channelTestsStarted:
     'testing every channel not disabled by hand, in the background; refresh later to see the results',
+  channelTypeNotTestable: (type: string) =>
+    `channels of type ${type} cannot be tested here yet; the channel was left as it is`,
+  channelKeyRequired: 'please enter the key first',
+  selectChannelsFirst: 'please select channels first',
+  tagTooLong: (max: number) => `the tag is too long (at most ${max} characters)`,
   // Tokens, redemption codes and top-up (part 2 §5, §8)
   tokenNameRequired: 'please enter a token name',
   tokenNameTooLong: (max: number) => `the token name is too long (at most ${max} characters)`,

@@ -1,13 +1,22 @@
-// Reports the gzip size of the JavaScript a route loads: the entry chunk and its static imports,
-// plus the route's page chunk and its static imports. Run after `vite build`:
+// Reports the gzip size and file count of the JavaScript a page loads on a cold visit: the scripts
+// index.html names plus the page's chunk and its static imports (chunks loaded later on demand, such
+// as the charts, are not counted). Run after `vite build`:
 //   node packages/web/scripts/route-size.mjs [page-module-substring ...]
-import { readFileSync } from 'node:fs';
+// The e2e spec e2e/first-load.spec.ts measures the same pages in Chromium.
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
-const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
+// WEB_DIST, as for the server, points at another build.
+const dist = process.env.WEB_DIST ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const readJson = (file) => JSON.parse(readFileSync(join(dist, '.vite', file), 'utf8'));
+const manifest = readJson('manifest.json');
+// Which chunk holds each of the console's modules (scripts/module-map.ts): pages grouped into a
+// shared chunk have no manifest entry of their own.
+const chunkOfModule = readJson('modules.json');
+
+const keyOfFile = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]));
 
 function closure(key, seen = new Set()) {
   const chunk = manifest[key];
@@ -17,23 +26,33 @@ function closure(key, seen = new Set()) {
   return seen;
 }
 
+const files = (keys) =>
+  [...keys].map((key) => manifest[key].file).filter((file) => existsSync(join(dist, file)));
 const gzip = (file) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
-const say = (line) => process.stdout.write(`${line}\n`);
+const sum = (list) => list.reduce((total, file) => total + gzip(file), 0);
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
+const say = (line) => process.stdout.write(`${line}\n`);
 
-const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
-const entry = closure(entryKey);
+// What index.html loads (Vite drops an entry chunk that only imports others and names those instead).
+const html = readFileSync(join(dist, 'index.html'), 'utf8');
+const htmlFiles = [...html.matchAll(/<(?:script|link)[^>]*(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map(
+  (m) => m[1],
+);
+const entry = new Set();
+for (const file of htmlFiles) closure(keyOfFile.get(file), entry);
+const entryFiles = [...new Set([...htmlFiles, ...files(entry)])];
 const pages = process.argv.slice(2);
-const targets = pages.length > 0 ? pages : ['login-page', 'home-page', 'register-page', 'settings-page'];
+const targets =
+  pages.length > 0 ? pages : ['login-page', 'home-page', 'register-page', 'tokens-page', 'dashboard-page'];
 
-const sum = (keys) => [...keys].reduce((total, key) => total + gzip(manifest[key].file), 0);
-say(`entry (every route): ${kb(sum(entry))} gzip`);
+say(`index.html (every page): ${kb(sum(entryFiles))} gzip in ${entryFiles.length} files`);
 for (const target of targets) {
-  const pageKey = Object.keys(manifest).find((key) => key.includes(target) && manifest[key].isDynamicEntry);
-  if (!pageKey) {
-    say(`${target}: no such page chunk`);
+  const module = Object.keys(chunkOfModule).find((path) => path.includes(target));
+  const key = module && keyOfFile.get(chunkOfModule[module]);
+  if (!key) {
+    say(`${target}: no such page`);
     continue;
   }
-  const all = closure(pageKey, new Set(entry));
-  say(`${target}: ${kb(sum(all))} gzip in total (${all.size} chunks)`);
+  const all = [...new Set([...entryFiles, ...files(closure(key))])];
+  say(`${target}: ${kb(sum(all))} gzip in ${all.length} files (page in ${manifest[key].file})`);
 }

@@ -26,8 +26,11 @@ export interface BalanceBook {
   has(kind: Kind, id: number): boolean;
   available(kind: Kind, id: number): number | undefined;
   isStale(kind: Kind, id: number): boolean;
-  /** Takes the hold from memory, or says whose balance is short. Accounts must be loaded. */
-  reserve(req: HoldRequest): 'token' | 'user' | null;
+  /**
+   * Takes the hold from memory and returns its amount — the request's, or the smaller one its `fit`
+   * allows when the balance is tighter — or says whose balance is short. Accounts must be loaded.
+   */
+  reserve(req: HoldRequest): number | 'token' | 'user';
   /** Replaces the hold by the charge (a charge of 0 gives the whole hold back). */
   settle(s: Settlement): void;
   /** Gives a charge back when it could not be written (the database never got it). */
@@ -76,11 +79,14 @@ export function createBalanceBook(): BalanceBook {
       const user = account('users', req.userId);
       const token = req.tokenId === null ? undefined : account('tokens', req.tokenId);
       if (!user || (req.tokenId !== null && !token)) throw new Error('balances are not loaded');
-      if (token && !req.unlimitedToken && spendable(token) < req.amount) return 'token';
-      if (spendable(user) < req.amount) return 'user';
-      user.held += req.amount;
-      if (token) token.held += req.amount;
-      return null;
+      // Checked and taken in one synchronous step, so calls in flight always see each other's holds.
+      const tokenRoom = token && !req.unlimitedToken ? spendable(token) : Number.POSITIVE_INFINITY;
+      const room = Math.min(tokenRoom, spendable(user));
+      const amount = room >= req.amount ? req.amount : req.fit?.(Math.max(room, 0));
+      if (amount === undefined || amount > room) return tokenRoom < req.amount ? 'token' : 'user';
+      user.held += amount;
+      if (token) token.held += amount;
+      return amount;
     },
     settle(s) {
       const { hold } = s;

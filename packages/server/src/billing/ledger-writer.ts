@@ -9,7 +9,7 @@
 import type { CacheBus } from '../platform/cache-bus.js';
 import { createBalanceBook } from './balance-book.js';
 import type { Kind } from './balance-book.js';
-import type { HoldRequest, LedgerStore, ReserveResult, Settlement } from './ledger.js';
+import type { HoldRequest, LedgerStore, ReadBalances, ReserveResult, Settlement } from './ledger.js';
 
 export interface LedgerWriter {
   /** Sets quota aside in memory (reads the balances from the database on first use only). */
@@ -20,11 +20,30 @@ export interface LedgerWriter {
   tokenAvailable(tokenId: number): number | undefined;
   /** Resolves when everything settled so far is committed. */
   drain(): Promise<void>;
-  /** Drains, stops listening to the cache bus and closes the store. */
+  /**
+   * Waits (up to CLOSE_WAIT_MS) for calls still holding quota to settle — at shutdown their clients
+   * were just cut off and they are settling what they produced — then drains, stops listening to the
+   * cache bus and closes the store.
+   */
   close(): Promise<void>;
   /** Stops without writing what is queued — what a SIGKILL does (for the crash-bound test). */
   abandon(): void;
+  /**
+   * Calls `listener` after every committed batch, in the writer's loop (never on a request's path).
+   * It must return at once: slow work goes on its own queue. Returns the function that stops it.
+   */
+  onCommitted(listener: CommitListener): () => void;
 }
+
+/** What a committed batch tells listeners (the quota warning, for one). */
+export interface CommittedBatch {
+  /** Users whose quota the batch charged (more than 0). */
+  charged: ReadonlySet<number>;
+  /** User quotas read in the batch's transaction: the charged users' and any re-read ones. */
+  userBalances: ReadonlyMap<number, number>;
+}
+
+export type CommitListener = (batch: CommittedBatch) => void;
 
 export interface LedgerWriterOptions {
   bus?: CacheBus;
@@ -35,6 +54,8 @@ export interface LedgerWriterOptions {
 export const FLUSH_MS = 25;
 /** Calls per transaction at most, so one commit never grows without bound. */
 const MAX_BATCH = 1000;
+/** The longest close waits for calls in flight to settle. */
+const CLOSE_WAIT_MS = 5_000;
 
 export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOptions = {}): LedgerWriter {
   const flushMs = options.flushMs ?? FLUSH_MS;
@@ -49,6 +70,26 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
   let current: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  const listeners = new Set<CommitListener>();
+
+  /** The book takes the committed balances, then the listeners hear of them. */
+  function committed(
+    batch: readonly Settlement[],
+    read: ReadBalances,
+    asked: { users: number[]; tokens: number[] },
+  ): void {
+    book.committed(batch, read, asked);
+    if (listeners.size === 0 || read.users.size === 0) return;
+    const charged = new Set<number>();
+    for (const s of batch) if (s.quota > 0) charged.add(s.hold.userId);
+    for (const listener of listeners) {
+      try {
+        listener({ charged, userBalances: read.users });
+      } catch {
+        // A listener's failure is its own; the ledger goes on.
+      }
+    }
+  }
 
   async function cycle(): Promise<void> {
     const batch = queue.length > MAX_BATCH ? queue.splice(0, MAX_BATCH) : queue;
@@ -64,7 +105,7 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
     try {
       if (batch.length === 0 && asked.users.length === 0 && asked.tokens.length === 0) return;
       try {
-        book.committed(batch, await store.commit(batch, asked), asked);
+        committed(batch, await store.commit(batch, asked), asked);
       } catch (error) {
         if ((error as { outcomeUnknown?: boolean }).outcomeUnknown) {
           // The batch may or may not be in the database, so it is not written again (never twice):
@@ -81,7 +122,7 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
         // One bad entry must not sink the others: write each on its own, then read the balances.
         for (const s of batch) {
           try {
-            book.committed([s], await store.commit([s], { users: [], tokens: [] }), {
+            committed([s], await store.commit([s], { users: [], tokens: [] }), {
               users: [],
               tokens: [],
             });
@@ -90,7 +131,7 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
             onError(err, s);
           }
         }
-        book.committed([], await store.commit([], asked), asked);
+        committed([], await store.commit([], asked), asked);
       }
     } catch (error) {
       if (batch.length === 1) book.unsettle(batch[0] as Settlement);
@@ -162,6 +203,20 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
     await current;
   }
 
+  /** Holds taken and not yet settled: calls in flight. */
+  let open = 0;
+  let onSettled: (() => void) | undefined;
+  async function settledInFlight(): Promise<void> {
+    const deadline = Date.now() + CLOSE_WAIT_MS;
+    while (open > 0 && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        onSettled = resolve;
+        setTimeout(resolve, 50);
+      });
+    }
+    onSettled = undefined;
+  }
+
   const stalled = (req: HoldRequest) =>
     book.isStale('users', req.userId) || (req.tokenId !== null && book.isStale('tokens', req.tokenId));
 
@@ -172,18 +227,33 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
       await ensureLoaded(req);
       // A balance someone else changed (a top-up, a redemption, an admin edit) is read again first.
       if (stalled(req)) await nextCycle();
-      const short = book.reserve(req);
-      return short === null ? { ok: true, hold } : { ok: false, short };
+      const taken = book.reserve(req);
+      if (typeof taken !== 'number') return { ok: false, short: taken };
+      hold.amount = taken;
+      // Counted as settle uncounts it: by a hold of more than 0.
+      if (taken > 0) open++;
+      return { ok: true, hold };
     },
     settle(settlement) {
       book.settle(settlement);
+      if (settlement.hold.amount > 0) {
+        open--;
+        if (open === 0) onSettled?.();
+      }
       if (settlement.quota === 0 && !settlement.log && !settlement.countRequest) return;
       queue.push(settlement);
       schedule(queue.length >= MAX_BATCH);
     },
     tokenAvailable: (tokenId) => book.available('tokens', tokenId),
+    onCommitted(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
     drain,
     async close() {
+      await settledInFlight();
       for (const stop of unsubscribe) stop?.();
       await drain();
       stopped = true;

@@ -19,6 +19,11 @@ export interface HoldRequest {
   /** An unlimited token is not checked (the user still is). */
   unlimitedToken: boolean;
   amount: number;
+  /**
+   * When the balance left is below `amount`: the smaller hold the call can still run on (its output
+   * is then capped to it), or undefined to refuse. Called inside the atomic reserve step.
+   */
+  fit?: (available: number) => number | undefined;
 }
 
 /** Quota a call has set aside in memory until it settles. */

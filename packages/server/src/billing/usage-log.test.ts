@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LOG_TYPE } from '@sluice/shared';
-import type { Pricing } from '@sluice/shared';
+import type { Pricing, StreamInterruption } from '@sluice/shared';
 import { consumeLogRow, errorLogRow, priceSummary } from './usage-log.js';
 import type { CallIdentity } from './usage-log.js';
 
@@ -115,8 +115,8 @@ describe('usage log rows', () => {
     expect(priceSummary(p)).toBe(summary);
   });
 
-  it('adds the note of a call that ended early to the content', () => {
-    const row = consumeLogRow({
+  const interrupted = (interruption: StreamInterruption) =>
+    consumeLogRow({
       who,
       timing: { startedMs: 0, endedMs: 1000, firstResponseMs: 0 },
       pricing: tokens(),
@@ -124,10 +124,35 @@ describe('usage log rows', () => {
       quota: 1,
       channelId: 1,
       channelsTried: [1],
-      note: 'the client went away',
+      interruption,
       upstreamModel: who.model,
     });
-    expect(row.content).toBe('model ratio 0.075, completion ratio 4, group ratio 1; the client went away');
+
+  it('records a stream the client left early in the content and as a fact', () => {
+    const row = interrupted({ by: 'client' });
+    expect(row.content).toBe(
+      'model ratio 0.075, completion ratio 4, group ratio 1; the client disconnected before the stream ended',
+    );
+    expect(JSON.parse(row.other ?? '')).toMatchObject({ stream_interrupted: 'client' });
+    expect(JSON.parse(row.other ?? '')).not.toHaveProperty('stream_error');
+  });
+
+  it('records a stream the upstream broke off, with its reason, in the content and as facts', () => {
+    const row = interrupted({ by: 'upstream', reason: 'connection "reset"' });
+    expect(row.content).toBe(
+      'model ratio 0.075, completion ratio 4, group ratio 1; the stream broke off: connection "reset"',
+    );
+    expect(JSON.parse(row.other ?? '')).toEqual({
+      frt: 0,
+      model_ratio: 0.075,
+      model_price: -1,
+      completion_ratio: 4,
+      group_ratio: 1,
+      cache_ratio: 0.5,
+      admin_info: { use_channel: ['1'] },
+      stream_interrupted: 'upstream',
+      stream_error: 'connection "reset"',
+    });
   });
 
   it('describes each price by its values, however many prices come by', () => {

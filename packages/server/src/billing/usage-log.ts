@@ -1,7 +1,8 @@
 // The log rows of relay calls: a consumption row (type 2) for every call that reached a model, an
-// error row (type 5) for calls that failed on every channel tried.
+// error row (type 5) for calls that failed on every channel tried. `content` is English; the facts
+// in `other` (prices, interruption, status) let the console word the row in the reader's language.
 import { LOG_TYPE } from '@sluice/shared';
-import type { Pricing } from '@sluice/shared';
+import type { Pricing, StreamInterruption } from '@sluice/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../db/tables.js';
 import type { IrUsage } from '../relay/ir/usage.js';
@@ -122,18 +123,30 @@ export function consumeLogRow(input: {
   quota: number;
   channelId: number;
   channelsTried: readonly number[];
-  /** Said in the content when the call ended early (stream cut, client gone). */
-  note?: string;
+  /** How a stream ended early (client gone, upstream broke off), when it did. */
+  interruption?: StreamInterruption;
   upstreamModel: string;
+  /** The tokens were counted by Sluice: the upstream sent no usable usage. */
+  countedLocally?: boolean;
 }): Insertable<LogsTable> {
-  const { who, timing, pricing, usage } = input;
+  const { who, timing, pricing, usage, interruption } = input;
   // The JSON.stringify of { frt, ...pricingOther(pricing), admin_info, cache_tokens?,
-  // upstream_model_name? }, written out: the price part is the same text for every call at a price.
+  // upstream_model_name?, stream_interrupted?, stream_error? }, written out: the price part is the
+  // same text for every call at a price.
   const text = pricingText(pricing);
   let other = `{"frt":${jsonNumber(timing.firstResponseMs)},${text.otherKeys},"admin_info":${adminInfo(input.channelsTried)}`;
   if (usage.cachedTokens > 0) other += `,"cache_tokens":${jsonNumber(usage.cachedTokens)}`;
+  if (input.countedLocally) other += ',"usage_source":"local"';
   if (input.upstreamModel !== who.model) {
     other += `,"upstream_model_name":${JSON.stringify(input.upstreamModel)}`;
+  }
+  let content = text.summary;
+  if (interruption?.by === 'client') {
+    other += ',"stream_interrupted":"client"';
+    content += '; the client disconnected before the stream ended';
+  } else if (interruption?.by === 'upstream') {
+    other += `,"stream_interrupted":"upstream","stream_error":${JSON.stringify(interruption.reason)}`;
+    content += `; the stream broke off: ${interruption.reason}`;
   }
   // One literal, not a spread of baseRow: spreading into a row this wide is the slowest part of it.
   return {
@@ -147,7 +160,7 @@ export function consumeLogRow(input: {
     is_stream: who.isStream ? 1 : 0,
     created_at: Math.floor(timing.endedMs / 1000),
     type: LOG_TYPE.consume,
-    content: input.note ? `${text.summary}; ${input.note}` : text.summary,
+    content,
     quota: input.quota,
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,

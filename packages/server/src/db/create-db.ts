@@ -1,11 +1,13 @@
 // Opens the database named by the configuration (SQLite file, PostgreSQL or MySQL) and migrates it.
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import type { CustomTypesConfig } from 'pg';
 import type { DatabaseConnection, Driver, Migration, MigrationProvider, SqliteDatabase } from 'kysely';
 import * as initial from './migrations/2026-11-21-0001-initial.js';
+import * as midjourneyTimesInMs from './migrations/2026-11-25-0001-midjourney-times-in-ms.js';
+import * as userSetting from './migrations/2026-11-25-0002-user-setting.js';
 import type { Database } from './tables.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -21,6 +23,8 @@ export interface Db {
 /** Migrations in the order they run; names are dated and never change. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21-0001-initial': initial,
+  '2026-11-25-0001-midjourney-times-in-ms': midjourneyTimesInMs,
+  '2026-11-25-0002-user-setting': userSetting,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -104,7 +108,12 @@ async function openKysely(dsn: string, sqlitePath: string, dialect: DialectName)
     });
     return new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
   }
-  if (sqlitePath !== ':memory:') mkdirSync(dirname(sqlitePath), { recursive: true });
+  if (sqlitePath !== ':memory:') {
+    mkdirSync(dirname(sqlitePath), { recursive: true });
+    // The file holds password hashes and channel keys: readable by its owner only. SQLite gives the
+    // -wal and -shm files the database file's mode.
+    closeSync(openSync(sqlitePath, 'a', 0o600));
+  }
   const sqlite = new SQLite(sqlitePath);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');

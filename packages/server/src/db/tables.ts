@@ -30,6 +30,10 @@ export interface UsersTable {
   inviter_id: Default<number>;
   created_at: Default<number>;
   deleted_at: number | null;
+  /** new-api's user settings as JSON text (the quota warning settings); null = never set. */
+  setting: string | null;
+  /** Unix seconds of the quota warning sent while the balance stays below the threshold; 0 = none. */
+  quota_warned_at: Default<number>;
 }
 
 export interface SessionsTable {
@@ -168,6 +172,7 @@ export interface MidjourneysTable {
   prompt_en: string;
   description: string;
   state: string;
+  /** Unix milliseconds, as new-api stores them; so are start_time and finish_time. */
   submit_time: Default<number>;
   start_time: Default<number>;
   finish_time: Default<number>;
@@ -193,6 +198,7 @@ export interface TasksTable {
   action: Default<string>;
   status: Default<string>;
   fail_reason: string;
+  /** Unix seconds, as new-api stores them; so are start_time and finish_time. */
   submit_time: Default<number>;
   start_time: Default<number>;
   finish_time: Default<number>;

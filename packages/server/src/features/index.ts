@@ -1,7 +1,6 @@
-// Every feature's routes, registered in one place.
+// Every console feature's routes, registered in one place (the relay's are registered beside them).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { registerRelayRoutes } from '../relay/relay.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { registerVerificationRoutes } from './auth/verification.routes.js';
 import { registerChannelRoutes } from './channels/channels.routes.js';
@@ -32,5 +31,4 @@ export async function registerFeatures(app: FastifyInstance, ctx: AppContext): P
   registerDashboardRoutes(app, ctx);
   registerPricingRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
-  await registerRelayRoutes(app, ctx);
 }

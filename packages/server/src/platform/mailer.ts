@@ -27,8 +27,9 @@ export function createSmtpMailer(options: OptionStore): Mailer {
         port,
         secure: options.get('SMTPSSLEnabled') || port === 465,
         auth: { user: options.get('SMTPAccount'), pass: options.get('SMTPToken') },
-        // Local test servers and many relays use self-signed certificates on STARTTLS.
-        tls: { rejectUnauthorized: false },
+        // The certificate is checked (a man in the middle would read the SMTP password) unless the
+        // operator explicitly accepts a self-signed server.
+        tls: { rejectUnauthorized: !options.get('SMTPAllowSelfSigned') },
       });
       try {
         await transport.sendMail({

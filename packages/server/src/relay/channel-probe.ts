@@ -1,11 +1,13 @@
 // One small real chat call through a channel's adapter, for the console's "test channel" and the
 // background re-enable job. Bills nobody and writes nothing.
+import { MSG, channelTypeLabel } from '@sluice/shared';
 import type { AppContext } from '../app-context.js';
 import type { ChannelRow } from '../db/tables.js';
 import type { IrRequest } from './ir/request.js';
 import { toRelayChannel } from './pipeline/channel-index.js';
 import { relayRuntime } from './pipeline/relay-runtime.js';
 import { cancellationOf, toUpstreamFailure } from './pipeline/upstream-client.js';
+import { redactUpstreamMessage } from './pipeline/upstream-errors.js';
 import { adapterFor } from './providers/registry.js';
 
 export interface ProbeResult {
@@ -13,6 +15,11 @@ export interface ProbeResult {
   /** Milliseconds from sending to the whole answer. */
   timeMs: number;
   message: string;
+  /**
+   * No call was made: Sluice has no chat adapter for the channel's type. Says nothing about the
+   * upstream, so it must never count as a failure of the channel.
+   */
+  untestable?: true;
 }
 
 const PROBE_TIMEOUT_MS = 60_000;
@@ -27,11 +34,8 @@ const firstModel = (models: string): string | undefined =>
 export async function probeChannel(ctx: AppContext, row: ChannelRow, model?: string): Promise<ProbeResult> {
   const adapter = adapterFor(row.type);
   if (!adapter?.supports('chat')) {
-    return {
-      ok: false,
-      timeMs: 0,
-      message: `channels of type ${row.type} cannot be tested with a chat call yet`,
-    };
+    const type = `${channelTypeLabel(row.type)} (${row.type})`;
+    return { ok: false, untestable: true, timeMs: 0, message: MSG.channelTypeNotTestable(type) };
   }
   const channel = toRelayChannel(row);
   const requested = model || row.test_model || firstModel(row.models) || FALLBACK_MODEL;
@@ -52,7 +56,9 @@ export async function probeChannel(ctx: AppContext, row: ChannelRow, model?: str
     const answer = await res.body.readAll();
     const timeMs = Date.now() - started;
     if (res.status < 200 || res.status >= 300) {
-      return { ok: false, timeMs, message: adapter.parseError(res.status, answer).message };
+      // Admins read this: an upstream that echoes the key or names its hosts must not show them.
+      const message = redactUpstreamMessage(adapter.parseError(res.status, answer).message, row.key);
+      return { ok: false, timeMs, message };
     }
     try {
       adapter.parseResponse(ir, answer);

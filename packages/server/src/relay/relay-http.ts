@@ -1,6 +1,12 @@
 // The HTTP edge of the relay: a JSON parser that keeps the client's bytes (so a same-format call can
 // forward them untouched) and an error handler that answers in the client's format.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
 import { ApiError } from '../http/envelope.js';
 import { RelayError } from './ir/errors.js';
 import type { IrError } from './ir/errors.js';
@@ -65,4 +71,35 @@ export function relayErrorHandler(error: FastifyError | Error, req: FastifyReque
   }
   const inbound = req.routeOptions.config.relayInbound;
   return reply.status(ir.status).send(inbound ? inbound.errorBody(ir) : openAiErrorBody(ir));
+}
+
+/** Relay routes are called from browsers too (any origin: the caller's key is the credential, not a cookie). */
+const CORS_PREFLIGHT_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+  'access-control-allow-headers':
+    'authorization, content-type, x-api-key, x-goog-api-key, anthropic-version, anthropic-beta, ' +
+    'openai-organization, openai-project, mj-api-secret, x-requested-with',
+  'access-control-max-age': '86400',
+};
+
+/**
+ * CORS for /v1: one header on every answer (set on the raw response, so streams written past Fastify
+ * carry it too), and preflights answered 204; plus a 501 in the OpenAI shape for paths the relay does
+ * not serve, instead of a bare 404.
+ */
+export function installRelayEdges(scope: FastifyInstance): void {
+  scope.addHook('onRequest', (_req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    reply.raw.setHeader('access-control-allow-origin', '*');
+    done();
+  });
+  scope.options('/v1/*', (_req, reply) => reply.code(204).headers(CORS_PREFLIGHT_HEADERS).send());
+  scope.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/v1/*',
+    handler: (req) => {
+      const path = req.url.split('?')[0] ?? req.url;
+      throw new RelayError(501, `${req.method} ${path} is not supported`, 'unsupported_endpoint');
+    },
+  });
 }

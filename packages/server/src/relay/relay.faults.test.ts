@@ -139,6 +139,11 @@ describe.each(testDialects())('upstream faults on %s', (dialect) => {
     const log = await expectBilledAsLogged();
     expect(log.completion_tokens).toBe(countTokens('a reply of seven words right here'));
     expect(log.prompt_tokens).toBeGreaterThan(0);
+    // The log says the count is Sluice's own; an upstream count is not flagged.
+    expect(JSON.parse(String(log.other))).toMatchObject({ usage_source: 'local' });
+    const counted = await post(body({}));
+    expect(counted.status).toBe(200);
+    expect(JSON.parse(String((await lastLog()).other))).not.toHaveProperty('usage_source');
   });
 
   it('counts tokens itself when the upstream stream carries no usage', async () => {

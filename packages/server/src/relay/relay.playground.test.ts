@@ -65,7 +65,10 @@ describe.each(testDialects())('console playground on %s', (dialect) => {
     expect(text).toBe('You said: play with me');
     const sent = mock.lastRequest()?.body as Record<string, unknown>;
     expect(sent.group).toBeUndefined();
+    // max_tokens 0 is "no limit": the upstream gets the default hold's limit (DefaultMaxTokens "*"),
+    // in the field OpenAI's reasoning models accept.
     expect(sent.max_tokens).toBeUndefined();
+    expect(sent.max_completion_tokens).toBe(4096);
 
     await billingWritten(t);
     const log = await t.db.db.selectFrom('logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();

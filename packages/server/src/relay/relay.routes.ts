@@ -5,6 +5,7 @@ import type { AppContext } from '../app-context.js';
 import { currentUser } from '../http/auth-guard.js';
 import { authenticateRelay, checkGroup, checkModelAllowed, checkUser } from './auth/relay-auth.js';
 import type { RelayCaller } from './auth/relay-auth.js';
+import { limitModelRequests } from './auth/model-request-limit.js';
 import { openAiChat } from './inbound/openai-chat/index.js';
 import { openAiCompletions } from './inbound/openai-completions/index.js';
 import type { InboundFormat } from './inbound/types.js';
@@ -22,7 +23,7 @@ import { createClientSink } from './pipeline/client-sink.js';
 import { runRelayCall } from './pipeline/relay-call.js';
 import { relayRuntime } from './pipeline/relay-runtime.js';
 import type { RelayRuntime } from './pipeline/relay-runtime.js';
-import { installRelayBodyParser, relayErrorHandler } from './relay-http.js';
+import { installRelayBodyParser, installRelayEdges, relayErrorHandler } from './relay-http.js';
 import { RelayError } from './ir/errors.js';
 import { scheduleRelayJobs } from '../jobs/relay-jobs.js';
 
@@ -37,6 +38,8 @@ async function relay(
   setup?: CallSetup,
 ): Promise<FastifyReply> {
   const startedMs = Date.now();
+  const limited = limitModelRequests(rt, req, reply, caller);
+  if (limited) await limited;
   const ir = inbound.parse(body, raw);
   checkModelAllowed(caller, ir.model);
   const call = setup ? setup(rt, ir, reply) : { rt, sink: createClientSink(reply) };
@@ -122,6 +125,7 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
     scope.decorateRequest('relayCaller', null);
     installRelayBodyParser(scope);
     scope.setErrorHandler(relayErrorHandler);
+    installRelayEdges(scope);
     tokenRoute(scope, rt, '/v1/chat/completions', openAiChat);
     tokenRoute(scope, rt, '/v1/completions', openAiCompletions);
     tokenRoute(scope, rt, '/v1/embeddings', openAiEmbeddings);

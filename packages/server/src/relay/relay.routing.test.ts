@@ -98,11 +98,11 @@ describe.each(testDialects())('channel selection and retries on %s', (dialect) =
     expect(mock.requests).toHaveLength(1);
   });
 
-  it('answers 503 when no channel serves the model, before holding any quota', async () => {
+  it('answers 404 when no channel serves the model, before holding any quota', async () => {
     const before = await balances(t, { userId: user.id, tokenId: token.id, channelIds: [] });
     const res = await call();
-    expect(res.statusCode).toBe(503);
-    expect(res.json().error.code).toBe('model_not_available');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.code).toBe('model_not_found');
     expect(await balances(t, { userId: user.id, tokenId: token.id, channelIds: [] })).toEqual(before);
   });
 

@@ -1,5 +1,6 @@
 // Builds the real app on a throw-away database, with helpers to sign in as anyone.
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { ROLE } from '@sluice/shared';
 import { buildApp } from '../app.js';
 import type { AppDeps } from '../app.js';
@@ -24,6 +25,8 @@ export const testConfig = (overrides: Partial<Config> = {}): Config => ({
   criticalRateLimit: { max: 10_000, windowMs: 60_000 },
   bcryptCost: 4,
   sessionTtlSeconds: 3600,
+  trustedProxies: [],
+  shutdownTimeoutSeconds: 15,
   ...overrides,
 });
 
@@ -120,4 +123,16 @@ export async function createTestApp(
     },
   };
   return testApp;
+}
+
+/**
+ * A console-API refusal as new-api answers it: HTTP 200, `success: false`, and the reason in
+ * `message` (checked when given).
+ */
+export function expectRefusal(res: LightMyRequestResponse, message?: string | RegExp): void {
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json<{ success: boolean; message: string }>();
+  expect(body.success, res.body).toBe(false);
+  if (typeof message === 'string') expect(body.message).toBe(message);
+  else if (message) expect(body.message).toMatch(message);
 }

@@ -2,7 +2,9 @@
 // the list queries, and the shapes the server answers with. Server and console share these.
 import { z } from 'zod';
 import { CHANNEL_TYPE_BY_VALUE } from '../constants/channel-types.js';
+import { CHANNEL_STATUS } from '../constants/statuses.js';
 import { MSG } from '../messages.js';
+import { idSchema } from './ids.js';
 
 /** Splits comma lists (or arrays of them), trims, drops blanks and duplicates, keeps order. */
 export function splitCommaList(value: string | readonly string[]): string[] {
@@ -76,16 +78,38 @@ const autoBan = z
   .nullish()
   .transform((v) => (v == null ? undefined : Number(v)));
 
+/** The channels table keeps at most 255 characters of a tag. */
+export const CHANNEL_TAG_MAX_LENGTH = 255;
+const tagText = optText
+  .transform((v) => v?.trim())
+  .refine((v) => v === undefined || v.length <= CHANNEL_TAG_MAX_LENGTH, {
+    error: MSG.tagTooLong(CHANNEL_TAG_MAX_LENGTH),
+  });
+
+/** Column sizes of the channels table (varchar): longer text is refused, never cut or stored whole. */
+export const CHANNEL_TEXT_MAX_LENGTH = {
+  name: 255,
+  openai_organization: 255,
+  test_model: 255,
+  base_url: 512,
+} as const;
+const boundedText = (field: keyof typeof CHANNEL_TEXT_MAX_LENGTH) =>
+  optText
+    .transform((v) => v?.trim())
+    .refine((v) => v === undefined || v.length <= CHANNEL_TEXT_MAX_LENGTH[field], {
+      error: `${field} must be at most ${CHANNEL_TEXT_MAX_LENGTH[field]} characters`,
+    });
+
 const formFields = z.object({
-  name: optText.transform((v) => v?.trim()),
+  name: boundedText('name'),
   type: channelType,
   key: optText.transform((v) => v?.trim()),
-  openai_organization: optText,
+  openai_organization: boundedText('openai_organization'),
   max_input_tokens: intField('max_input_tokens must be a non-negative integer').refine(
     (n) => n === undefined || n >= 0,
     { error: 'max_input_tokens must be a non-negative integer' },
   ),
-  base_url: optText.transform((v) => v?.trim().replace(/\/+$/, '')),
+  base_url: boundedText('base_url').transform((v) => v?.replace(/\/+$/, '')),
   other: optText.transform((v) => v?.trim()),
   model_mapping: jsonObjectText(true),
   status_code_mapping: jsonObjectText(false),
@@ -94,11 +118,11 @@ const formFields = z.object({
   groups: listField,
   group: listField,
   auto_ban: autoBan,
-  test_model: optText.transform((v) => v?.trim()),
+  test_model: boundedText('test_model'),
   priority: priorityField,
   // Spec part 2 §5: a single channel's weight below 0 becomes 0.
   weight: intField('weight must be an integer').transform((n) => (n === undefined ? n : Math.max(0, n))),
-  tag: optText.transform((v) => v?.trim()),
+  tag: tagText,
 });
 
 const mergeGroups = <T extends { groups?: string[] | undefined; group?: string[] | undefined }>({
@@ -114,7 +138,7 @@ const mergeGroups = <T extends { groups?: string[] | undefined; group?: string[]
 export const channelCreateSchema = formFields.transform(mergeGroups);
 export type ChannelCreateInput = z.output<typeof channelCreateSchema>;
 
-const channelId = z.coerce.number({ error: 'invalid channel id' }).int().positive('invalid channel id');
+const channelId = idSchema('invalid channel id');
 
 /**
  * PUT /api/channel/: fields given replace the stored ones, absent ones stay — so the full form
@@ -135,7 +159,7 @@ export type ChannelUpdateInput = z.output<typeof channelUpdateSchema>;
  */
 export const channelTagEditSchema = z.object({
   tag: z.string({ error: MSG.tagRequired }).trim().min(1, MSG.tagRequired),
-  newTag: optText.transform((v) => v?.trim()),
+  newTag: tagText,
   priority: priorityField,
   weight: intField(MSG.weightNotNonNegative).refine((n) => n === undefined || n >= 0, {
     error: MSG.weightNotNonNegative,
@@ -153,6 +177,37 @@ export const channelTagSchema = z.object({
 export const channelIdsSchema = z.object({
   ids: z.array(channelId, { error: MSG.selectChannelsToDelete }).min(1, MSG.selectChannelsToDelete),
 });
+
+/** POST /api/channel/batch/tag: sets the tag of the channels; an empty or null tag clears it. */
+export const channelBatchTagSchema = z.object({
+  ids: z.array(channelId, { error: MSG.selectChannelsFirst }).min(1, MSG.selectChannelsFirst),
+  tag: tagText.transform((v) => v ?? ''),
+});
+export type ChannelBatchTagInput = z.output<typeof channelBatchTagSchema>;
+
+/**
+ * POST /api/channel/fetch_models: the model list of an upstream that is not stored yet (the create
+ * form). An empty base_url means the type's public address; a key of several lines uses the first.
+ */
+export const channelFetchModelsSchema = z.object({
+  base_url: optText.transform((v) => v?.trim().replace(/\/+$/, '') ?? ''),
+  type: channelType.transform((n) => n ?? 1),
+  key: z
+    .string({ error: MSG.channelKeyRequired })
+    .nullish()
+    .transform((v, ctx) => {
+      const first = (v ?? '')
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .find((line) => line !== '');
+      if (first === undefined) {
+        ctx.addIssue({ code: 'custom', message: MSG.channelKeyRequired });
+        return z.NEVER;
+      }
+      return first;
+    }),
+});
+export type ChannelFetchModelsInput = z.output<typeof channelFetchModelsSchema>;
 
 const boolQuery = z
   .union([z.boolean(), z.string()])
@@ -221,13 +276,14 @@ export const channelViewSchema = z.object({
 export type ChannelView = z.infer<typeof channelViewSchema>;
 
 /**
- * In tag mode (tag_mode=true) the channels sharing a non-empty tag come as one row:
+ * A tag row of the console's tag mode. In tag mode (tag_mode=true) the server answers plain
+ * channels: a page of entries (each tag with all its channels, each untagged channel alone), flat,
+ * as new-api does; the console folds each tag's channels into one of these with `groupChannelsByTag`:
  * - status: 1 when every child is enabled, 2 when none is, 0 when mixed;
  * - priority / weight: the children's common value, or null when they differ;
  * - type: the common type, or 0 when they differ;
  * - group / models: the union of the children's lists (comma-separated);
  * - used_quota / balance: sums; response_time: average over tested children; test_time: latest.
- * Untagged channels stay plain rows; paging counts tag rows and plain rows alike.
  */
 export const channelTagRowSchema = z.object({
   is_tag: z.literal(true),
@@ -253,6 +309,64 @@ export const channelListItemSchema = z.union([channelTagRowSchema, channelViewSc
 export type ChannelListItem = ChannelView | ChannelTagRow;
 
 export const isChannelTagRow = (row: ChannelListItem): row is ChannelTagRow => 'is_tag' in row && row.is_tag;
+
+const commonValue = (values: readonly number[]): number | null =>
+  values.every((v) => v === values[0]) ? (values[0] ?? null) : null;
+
+/** The tag row of `children`, the channels sharing `tag`. */
+function toTagRow(tag: string, children: ChannelView[]): ChannelTagRow {
+  const enabled = children.filter((c) => c.status === CHANNEL_STATUS.enabled).length;
+  const tested = children.filter((c) => c.response_time > 0);
+  return {
+    is_tag: true,
+    tag,
+    name: tag,
+    type: commonValue(children.map((c) => c.type)) ?? 0,
+    status:
+      enabled === children.length
+        ? CHANNEL_STATUS.enabled
+        : enabled === 0
+          ? CHANNEL_STATUS.manuallyDisabled
+          : 0,
+    enabled_count: enabled,
+    channel_count: children.length,
+    priority: commonValue(children.map((c) => c.priority)),
+    weight: commonValue(children.map((c) => c.weight)),
+    group: splitCommaList(children.map((c) => c.group)).join(','),
+    models: splitCommaList(children.map((c) => c.models)).join(','),
+    used_quota: children.reduce((sum, c) => sum + c.used_quota, 0),
+    balance: children.reduce((sum, c) => sum + c.balance, 0),
+    response_time:
+      tested.length === 0
+        ? 0
+        : Math.round(tested.reduce((sum, c) => sum + c.response_time, 0) / tested.length),
+    test_time: Math.max(0, ...children.map((c) => c.test_time)),
+    children,
+  };
+}
+
+/**
+ * Folds channels sharing a non-empty tag into one row, placed where its first channel stands in
+ * the given order; untagged channels stay as they are.
+ */
+export function groupChannelsByTag(channels: readonly ChannelView[]): ChannelListItem[] {
+  const groups = new Map<string, ChannelView[]>();
+  const order: (ChannelView | string)[] = [];
+  for (const channel of channels) {
+    if (channel.tag === '') {
+      order.push(channel);
+      continue;
+    }
+    const members = groups.get(channel.tag);
+    if (members) {
+      members.push(channel);
+    } else {
+      groups.set(channel.tag, [channel]);
+      order.push(channel.tag);
+    }
+  }
+  return order.map((item) => (typeof item === 'string' ? toTagRow(item, groups.get(item) ?? []) : item));
+}
 
 /** POST /api/channel/ answer. */
 export interface ChannelCreateResult {

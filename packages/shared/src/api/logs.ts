@@ -1,6 +1,6 @@
-// Usage records in the console: logs, log stats, drawing (Midjourney) and async task lists, and the
-// data dashboard. Paged lists here answer {items, page, page_size, total} with a 1-based `p`.
-// (Tokens and redemption codes keep the spec's older form: 0-based `p`, a plain array.)
+// Usage records in the console: logs, log stats and the data dashboard (drawing and async task
+// lists are in ./tasks.ts). Paged lists here answer {items, page, page_size, total} with a 1-based
+// `p`. (Tokens and redemption codes keep the spec's older form: 0-based `p`, a plain array.)
 import { z } from 'zod';
 import { LOG_TYPE } from '../constants/statuses.js';
 import { MSG } from '../messages.js';
@@ -87,7 +87,10 @@ export const logPurgeQuery = z.object({
   ),
 });
 
-/** One log row on the wire. `channel` and `other.admin_info` are present for admins only. */
+/**
+ * One log row on the wire. `channel`, `channel_name` (the channel's current name, empty once it is
+ * deleted) and `other.admin_info` are present for admins only.
+ */
 export interface LogItem {
   id: number;
   user_id: number;
@@ -104,82 +107,73 @@ export interface LogItem {
   use_time: number;
   is_stream: boolean;
   channel?: number;
+  channel_name?: string;
   group: string;
   ip: string;
-  /** JSON text (frt, model_ratio, group_ratio, …); the console parses it. */
+  /** JSON text (frt, model_ratio, group_ratio, …, and the facts below); the console parses it. */
   other: string;
 }
+
+// The facts a row records in `other`, so the console can word the details in the reader's language;
+// `content` keeps an English sentence for scripts and older consoles. Consumption rows carry their
+// prices (model_ratio, completion_ratio, group_ratio, model_price, cache_ratio, cache_tokens) and,
+// for a stream that ended early, its StreamInterruption; error rows carry status_code. Top-up and
+// admin rows name their event and its facts.
+
+export const LOG_EVENT = {
+  redeem: 'redeem',
+  onlineTopup: 'online_topup',
+  adminSetQuota: 'admin_set_quota',
+  adminAddQuota: 'admin_add_quota',
+} as const;
+
+/** Top-up (type 1) by a redemption code. */
+export interface RedeemLogFacts {
+  event: typeof LOG_EVENT.redeem;
+  redemption_id: number;
+  redemption_name: string;
+  /** Quota credited. */
+  quota: number;
+}
+
+/** Top-up (type 1) paid through the payment gateway. */
+export interface OnlineTopupLogFacts {
+  event: typeof LOG_EVENT.onlineTopup;
+  /** Quota credited. */
+  quota: number;
+  /** What was paid, as the gateway reported it ("7.30", in the gateway's currency). */
+  money: string;
+  /** The gateway's payment type: "alipay", "wxpay". */
+  payment_method: string;
+  trade_no: string;
+}
+
+/** Admin (type 3): an administrator set the user's quota. The admin's id is for admins only. */
+export interface AdminSetQuotaLogFacts {
+  event: typeof LOG_EVENT.adminSetQuota;
+  quota_from: number;
+  quota_to: number;
+  admin_info: { admin_id: number };
+}
+
+/** Admin (type 3): an administrator added a signed amount to the user's quota (negative subtracts). */
+export interface AdminAddQuotaLogFacts {
+  event: typeof LOG_EVENT.adminAddQuota;
+  quota_delta: number;
+  admin_info: { admin_id: number };
+}
+
+/**
+ * Who ended a stream before it finished: the client left, or the upstream broke off (with why). A
+ * consumption row records it as `stream_interrupted` ('client' | 'upstream') and `stream_error`.
+ */
+export type StreamInterruption = { by: 'client' } | { by: 'upstream'; reason: string };
 
 /** Consumption (type 2) within the filters: total quota, and requests/tokens in the last 60 s. */
 export interface LogStat {
   quota: number;
   rpm: number;
   tpm: number;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Drawing (GET /api/mj/, /api/mj/self/) and async tasks (GET /api/task/, /api/task/self).
-// Timestamps are unix seconds and filter on submit_time.
-
-export const mjListQuery = pageQuery.extend({
-  channel_id: optionalQueryInt(),
-  mj_id: optionalQueryText(),
-  start_timestamp: optionalQueryInt(),
-  end_timestamp: optionalQueryInt(),
-});
-export type MjListQuery = z.output<typeof mjListQuery>;
-
-export const taskListQuery = pageQuery.extend({
-  channel_id: optionalQueryInt(),
-  task_id: optionalQueryText(),
-  start_timestamp: optionalQueryInt(),
-  end_timestamp: optionalQueryInt(),
-});
-export type TaskListQuery = z.output<typeof taskListQuery>;
-
-/** `channel_id` is present for admins only. */
-export interface MidjourneyItem {
-  id: number;
-  user_id: number;
-  code: number;
-  action: string;
-  mj_id: string;
-  prompt: string;
-  prompt_en: string;
-  description: string;
-  state: string;
-  submit_time: number;
-  start_time: number;
-  finish_time: number;
-  image_url: string;
-  status: string;
-  progress: string;
-  fail_reason: string;
-  channel_id?: number;
-  quota: number;
-  buttons: string;
-  properties: string;
-}
-
-/** `channel_id` is present for admins only. */
-export interface TaskItem {
-  id: number;
-  user_id: number;
-  created_at: number;
-  updated_at: number;
-  task_id: string;
-  platform: string;
-  channel_id?: number;
-  quota: number;
-  action: string;
-  status: string;
-  fail_reason: string;
-  submit_time: number;
-  start_time: number;
-  finish_time: number;
-  progress: string;
-  properties: string;
-  data: string;
 }
 
 // ---------------------------------------------------------------------------------------------

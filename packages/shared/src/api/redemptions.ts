@@ -1,7 +1,9 @@
 // Redemption codes: admin CRUD under /api/redemption/*, and redeeming one (POST /api/user/topup).
 import { z } from 'zod';
 import { MSG } from '../messages.js';
-import { optionalQueryText, pageSizeQuery, queryInt } from './logs.js';
+import { idSchema } from './ids.js';
+import { listPageNumber, listPageSize, listPagedSize } from './list-page.js';
+import { optionalQueryText } from './logs.js';
 
 export const REDEMPTION_KEY_LENGTH = 32;
 export const REDEMPTION_NAME_MAX = 20;
@@ -33,7 +35,7 @@ export const redemptionCreateSchema = z.object({
 });
 export type RedemptionCreate = z.output<typeof redemptionCreateSchema>;
 
-const redemptionId = z.number({ error: 'id must be a redemption code id' }).int().min(1);
+const redemptionId = idSchema('id must be a redemption code id');
 
 /** PUT /api/redemption/: only an unused code (status 1) can be edited; left-out fields are kept. */
 export const redemptionUpdateSchema = z.object({
@@ -54,8 +56,15 @@ export const redeemSchema = z.object({
   key: z.string({ error: MSG.enterRedemptionCode }).trim().min(1, { error: MSG.enterRedemptionCode }),
 });
 
-/** GET /api/redemption/: `p` is 0-based (spec part 2 §7); answers a plain array, newest first. */
-export const redemptionListQuery = z.object({ p: queryInt(0), size: pageSizeQuery() });
+/**
+ * GET /api/redemption/: `p` is 0-based (spec part 2 §7) and never refused; newest first. A plain
+ * array of `size` rows, or with `page_size` (new-api's name) the page object.
+ */
+export const redemptionListQuery = z.object({
+  p: listPageNumber,
+  size: listPageSize,
+  page_size: listPagedSize,
+});
 export const redemptionSearchQuery = redemptionListQuery.extend({
   /** An id, or part of the name. */
   keyword: optionalQueryText(),

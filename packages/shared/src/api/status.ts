@@ -44,5 +44,12 @@ export const publicStatusSchema = z.object({
   wechat_qrcode: z.string(),
   telegram_oauth: z.boolean(),
   telegram_bot_name: z.string(),
+  /** The operator's documentation address; empty when none. */
+  docs_link: z.string(),
+  demo_site_enabled: z.boolean(),
+  /** Unpriced models are served at no charge. */
+  self_use_mode_enabled: z.boolean(),
+  /** Yuan per US dollar, for consoles that show prices in yuan. */
+  usd_exchange_rate: z.number(),
 });
 export type PublicStatus = z.infer<typeof publicStatusSchema>;

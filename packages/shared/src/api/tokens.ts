@@ -2,7 +2,9 @@
 // prefix, as it is stored and as the relay matches it; the console shows TOKEN_KEY_PREFIX + key.
 import { z } from 'zod';
 import { MSG } from '../messages.js';
-import { optionalQueryText, pageSizeQuery, queryInt } from './logs.js';
+import { idSchema } from './ids.js';
+import { listPageNumber, listPageSize, listPagedSize } from './list-page.js';
+import { optionalQueryText } from './logs.js';
 
 export const TOKEN_KEY_PREFIX = 'sk-';
 export const TOKEN_KEY_LENGTH = 48;
@@ -66,7 +68,7 @@ export const tokenCreateSchema = z.object({
 export type TokenCreateInput = z.input<typeof tokenCreateSchema>;
 export type TokenCreate = z.output<typeof tokenCreateSchema>;
 
-const tokenId = z.number({ error: 'id must be a token id' }).int({ error: 'id must be a token id' }).min(1);
+const tokenId = idSchema('id must be a token id');
 
 /** PUT /api/token/: fields left out keep their stored value; `status` is ignored (use status_only). */
 export const tokenUpdateSchema = z.object({
@@ -88,8 +90,11 @@ export const tokenStatusSchema = z.object({
   status: z.union([z.literal(1), z.literal(2)], { error: 'status must be 1 (enabled) or 2 (disabled)' }),
 });
 
-/** GET /api/token/: `p` is 0-based here (spec part 2 §7); `size` defaults to 10, at most 100. */
-export const tokenListQuery = z.object({ p: queryInt(0), size: pageSizeQuery() });
+/**
+ * GET /api/token/: `p` is 0-based (spec part 2 §7) and never refused; `size` defaults to 10, at most
+ * 100. `page_size` (new-api's name) takes the place of `size` and asks for the page object answer.
+ */
+export const tokenListQuery = z.object({ p: listPageNumber, size: listPageSize, page_size: listPagedSize });
 export const tokenSearchQuery = tokenListQuery.extend({
   /** Part of the name. */
   keyword: optionalQueryText(),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MSG } from '../messages.js';
 import {
   makeAffTransferSchema,
+  parseUserSetting,
   registerSchema,
   userListQuerySchema,
   userSearchQuerySchema,
@@ -12,17 +13,12 @@ const firstMessage = (result: { success: boolean; error?: { issues: Array<{ mess
   result.success ? null : result.error?.issues[0]?.message;
 
 describe('user payload schemas', () => {
-  it('pages from 0 with 10 rows by default and never more than 100 rows', () => {
-    expect(userListQuerySchema.parse({})).toEqual({ p: 0, page_size: 10 });
+  it('pages from 0, never refuses a page number, and keeps page_size only when it was sent', () => {
+    expect(userListQuerySchema.parse({})).toEqual({ p: 0 });
     expect(userListQuerySchema.parse({ p: '3', page_size: '50' })).toEqual({ p: 3, page_size: 50 });
     expect(userListQuerySchema.parse({ p: '-1', page_size: '5000' })).toEqual({ p: 0, page_size: 100 });
     expect(userListQuerySchema.parse({ p: 'x', page_size: '0' })).toEqual({ p: 0, page_size: 10 });
-    expect(userSearchQuerySchema.parse({ keyword: '  ann ' })).toEqual({
-      p: 0,
-      page_size: 10,
-      keyword: 'ann',
-      group: '',
-    });
+    expect(userSearchQuerySchema.parse({ keyword: '  ann ' })).toEqual({ p: 0, keyword: 'ann', group: '' });
   });
 
   it('trims the username and compares the confirmation with the password', () => {
@@ -46,5 +42,18 @@ describe('user payload schemas', () => {
     expect(schema.parse({ quota: 1000 })).toEqual({ quota: 1000 });
     expect(firstMessage(schema.safeParse({ quota: 999 }))).toBe(MSG.transferMinimum(1000));
     expect(firstMessage(schema.safeParse({ quota: 1000.5 }))).toBe(MSG.transferMinimum(1000));
+  });
+
+  it('reads stored quota warning settings, and nothing from text that is not ours', () => {
+    const stored = { notify_type: 'webhook', quota_warning_threshold: 5, webhook_url: 'https://h.example/x' };
+    expect(parseUserSetting(JSON.stringify(stored))).toEqual({
+      ...stored,
+      webhook_secret: '',
+      notification_email: '',
+    });
+    expect(parseUserSetting(null)).toBeNull();
+    expect(parseUserSetting('')).toBeNull();
+    expect(parseUserSetting('{not json')).toBeNull();
+    expect(parseUserSetting(JSON.stringify({ notify_type: 'bark', quota_warning_threshold: 5 }))).toBeNull();
   });
 });

@@ -1,8 +1,12 @@
 // Payloads of the sign-in and /api/user/* calls. The server parses requests with these and the
 // console validates its forms with the same rules, so a limit or a message changes in one place.
 import { z } from 'zod';
+import { isHttpUrl } from '../http-url.js';
 import { MSG } from '../messages.js';
 import { ROLE } from '../constants/roles.js';
+import { idSchema } from './ids.js';
+import { EMAIL_MAX_LENGTH, emailTooLong } from './verification.js';
+import { listPageNumber, listPagedSize } from './list-page.js';
 
 /** new-api's limits, kept so accounts move between the two without surprises. */
 export const USERNAME_MAX_LENGTH = 20;
@@ -11,7 +15,6 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 20;
 export const GROUP_MAX_LENGTH = 64;
 export const USER_PAGE_SIZE_DEFAULT = 10;
-export const USER_PAGE_SIZE_MAX = 100;
 
 export const usernameSchema = z
   .string({ error: MSG.enterUsernamePassword })
@@ -45,12 +48,10 @@ export const groupSchema = z
 export const quotaSchema = z
   .number({ error: MSG.quotaInvalid })
   .int({ error: MSG.quotaInvalid })
-  .min(0, { error: MSG.quotaInvalid });
+  .min(0, { error: MSG.quotaInvalid })
+  .max(Number.MAX_SAFE_INTEGER, { error: MSG.quotaInvalid });
 
-export const userIdSchema = z.coerce
-  .number({ error: MSG.userIdInvalid })
-  .int({ error: MSG.userIdInvalid })
-  .positive({ error: MSG.userIdInvalid });
+export const userIdSchema = idSchema(MSG.userIdInvalid);
 
 export const roleSchema = z
   .number({ error: MSG.unknownRole })
@@ -73,7 +74,7 @@ export const registerSchema = z
     password: passwordSchema,
     /** The confirmation; when sent it must equal password. */
     password2: z.string().optional(),
-    email: optionalText,
+    email: z.string().trim().max(EMAIL_MAX_LENGTH, { error: emailTooLong }).optional(),
     verification_code: optionalText,
     aff_code: optionalText,
   })
@@ -111,13 +112,26 @@ export const selfUpdateSchema = z.object({
 });
 export type SelfUpdateInput = z.infer<typeof selfUpdateSchema>;
 
-export const USER_ACTIONS = ['promote', 'demote', 'enable', 'disable', 'delete'] as const;
+export const USER_ACTIONS = ['promote', 'demote', 'enable', 'disable', 'delete', 'add_quota'] as const;
 export type UserAction = (typeof USER_ACTIONS)[number];
 
-export const userManageSchema = z.object({
-  id: userIdSchema,
-  action: z.enum(USER_ACTIONS, { error: MSG.unknownUserAction }),
-});
+/** The signed amount of an add_quota action: a whole number of quota, negative to subtract. */
+export const quotaDeltaSchema = z
+  .number({ error: MSG.quotaDeltaInvalid })
+  .int({ error: MSG.quotaDeltaInvalid })
+  .min(-Number.MAX_SAFE_INTEGER, { error: MSG.quotaDeltaInvalid })
+  .max(Number.MAX_SAFE_INTEGER, { error: MSG.quotaDeltaInvalid });
+
+export const userManageSchema = z
+  .object({
+    id: userIdSchema,
+    action: z.enum(USER_ACTIONS, { error: MSG.unknownUserAction }),
+    value: quotaDeltaSchema.optional(),
+  })
+  .refine((input) => input.action !== 'add_quota' || input.value !== undefined, {
+    error: MSG.quotaDeltaInvalid,
+    path: ['value'],
+  });
 export type UserManageInput = z.infer<typeof userManageSchema>;
 
 /** The minimum is the QuotaPerUnit option, so the schema is built from it. */
@@ -130,19 +144,13 @@ export const makeAffTransferSchema = (quotaPerUnit: number) =>
   });
 export type AffTransferInput = z.infer<ReturnType<typeof makeAffTransferSchema>>;
 
-/** A page number or size that does not parse falls back to the default; sizes are capped. */
-const pageNumber = z.coerce.number().int().min(0).catch(0);
-const pageSize = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .catch(USER_PAGE_SIZE_DEFAULT)
-  .transform((n) => Math.min(n, USER_PAGE_SIZE_MAX));
-
-/** GET /api/user/ — p is 0-based. */
+/**
+ * GET /api/user/ — `p` is 0-based and never refused (see list-page.ts). With `page_size` the answer
+ * is new-api's page object; without it, a plain array of USER_PAGE_SIZE_DEFAULT rows.
+ */
 export const userListQuerySchema = z.object({
-  p: pageNumber.default(0),
-  page_size: pageSize.default(USER_PAGE_SIZE_DEFAULT),
+  p: listPageNumber,
+  page_size: listPagedSize,
 });
 
 /** GET /api/user/search — keyword matches the id exactly (when numeric) or username, display name, email. */
@@ -150,6 +158,73 @@ export const userSearchQuerySchema = userListQuerySchema.extend({
   keyword: z.string().trim().catch('').default(''),
   group: z.string().trim().catch('').default(''),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Quota warning settings: PUT /api/user/setting, read back as the `setting` JSON text of
+// GET /api/user/self (new-api's names). When the balance falls below the threshold after a charge,
+// one warning goes out by email or webhook, and no other until the balance is back above it.
+
+export const USER_NOTIFY_TYPES = ['email', 'webhook'] as const;
+export type UserNotifyType = (typeof USER_NOTIFY_TYPES)[number];
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+export const WEBHOOK_SECRET_MAX_LENGTH = 512;
+export const NOTIFICATION_EMAIL_MAX_LENGTH = 255;
+
+const emailShape = z.email();
+
+export const userSettingSchema = z
+  .object({
+    notify_type: z.enum(USER_NOTIFY_TYPES, { error: MSG.notifyTypeInvalid }),
+    /** In quota units; 0 never warns (a balance cannot fall below 0). */
+    quota_warning_threshold: z
+      .number({ error: MSG.quotaWarningThresholdInvalid })
+      .min(0, { error: MSG.quotaWarningThresholdInvalid })
+      .max(Number.MAX_SAFE_INTEGER, { error: MSG.quotaWarningThresholdInvalid }),
+    /** Required for webhook warnings. */
+    webhook_url: z
+      .string({ error: MSG.webhookUrlInvalid })
+      .trim()
+      .max(WEBHOOK_URL_MAX_LENGTH, { error: MSG.webhookUrlInvalid })
+      .default(''),
+    /** Sent as `Authorization: Bearer <secret>` with every webhook call; '' = no header. */
+    webhook_secret: z
+      .string({ error: 'the webhook secret must be text' })
+      .trim()
+      .max(WEBHOOK_SECRET_MAX_LENGTH, {
+        error: `the webhook secret is too long (at most ${WEBHOOK_SECRET_MAX_LENGTH} characters)`,
+      })
+      .default(''),
+    /** '' = the account's email. */
+    notification_email: z
+      .string({ error: MSG.notificationEmailInvalid })
+      .trim()
+      .max(NOTIFICATION_EMAIL_MAX_LENGTH, { error: MSG.notificationEmailInvalid })
+      .refine((v) => v === '' || emailShape.safeParse(v).success, { error: MSG.notificationEmailInvalid })
+      .default(''),
+  })
+  .superRefine((s, ctx) => {
+    if (s.notify_type === 'webhook' && s.webhook_url === '') {
+      ctx.addIssue({ code: 'custom', message: MSG.webhookUrlRequired, path: ['webhook_url'] });
+    } else if (s.webhook_url !== '' && !isHttpUrl(s.webhook_url)) {
+      ctx.addIssue({ code: 'custom', message: MSG.webhookUrlInvalid, path: ['webhook_url'] });
+    }
+  });
+export type UserSettingInput = z.input<typeof userSettingSchema>;
+export type UserSetting = z.output<typeof userSettingSchema>;
+
+/**
+ * The settings stored as JSON text (the `setting` of GET /api/user/self); null when there are none,
+ * or when they are not ones Sluice sends (e.g. imported from new-api with a notify type of its own).
+ */
+export function parseUserSetting(text: string | null): UserSetting | null {
+  if (!text) return null;
+  try {
+    const parsed = userSettingSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 /** A user as the server sends it: never the password hash or the access token. */
 export interface PublicUser {
@@ -177,6 +252,11 @@ export interface PublicUser {
   DeletedAt: number | null;
 }
 
+/** data of GET /api/user/self: the user plus their quota warning settings as JSON text ('' = none). */
+export interface SelfUser extends PublicUser {
+  setting: string;
+}
+
 /** data of POST /api/user/login. */
 export interface LoginResult {
   id: number;
@@ -193,6 +273,8 @@ export interface LoginResult {
 export interface ManageResult {
   status: number;
   role: number;
+  /** add_quota only: the quota after the change, so the console shows it without another read. */
+  quota?: number;
 }
 
 /** data of GET /api/user/self/groups: group name → its ratio and description. */

@@ -11,11 +11,16 @@ export const RESET_TOKEN_TTL_SECONDS = 15 * 60;
 /** Length of the password the reset gives out; the user changes it in personal settings. */
 export const RESET_PASSWORD_LENGTH = 12;
 
-/** Presence only: the server's email rules judge the address itself (shape, whitelist, aliases). */
+/** The users table keeps at most 255 characters of an email address. */
+export const EMAIL_MAX_LENGTH = 255;
+export const emailTooLong = `the email address must be at most ${EMAIL_MAX_LENGTH} characters`;
+
+/** Presence and size only: the server's email rules judge the address itself (shape, whitelist, aliases). */
 export const emailAddressSchema = z
   .string({ error: MSG.enterEmail })
   .trim()
-  .min(1, { error: MSG.enterEmail });
+  .min(1, { error: MSG.enterEmail })
+  .max(EMAIL_MAX_LENGTH, { error: emailTooLong });
 
 /** GET /api/verification and GET /api/reset_password. */
 export const emailCodeRequestSchema = z.object({

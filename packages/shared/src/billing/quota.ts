@@ -11,6 +11,22 @@ import {
   subDecimal,
   toDecimal,
 } from './exact-decimal.js';
+import type { Decimal } from './exact-decimal.js';
+
+// Whatever the inputs, a charge is a whole number from 0 to MAX_SAFE_INTEGER: counts and ratios that
+// are negative, fractional or not finite are read as 0 (a count is floored), and a product past the
+// safe range is capped, so no arithmetic on quota ever yields a float, NaN or an unsafe integer.
+const MAX_QUOTA = decimalFromInt(Number.MAX_SAFE_INTEGER);
+
+const safeCount = (n: number | undefined): number =>
+  n !== undefined && Number.isFinite(n) && n > 0 ? Math.min(Math.floor(n), Number.MAX_SAFE_INTEGER) : 0;
+
+const safeRatio = (n: number): Decimal => toDecimal(Number.isFinite(n) && n > 0 ? n : 0);
+
+function safeQuota(value: Decimal): number {
+  if (value.units <= 0n) return 0;
+  return subDecimal(value, MAX_QUOTA).units > 0n ? Number.MAX_SAFE_INTEGER : roundDecimal(value);
+}
 
 export interface TokenPricing {
   billing: 'tokens';
@@ -39,23 +55,25 @@ export interface TokenCounts {
 }
 
 export function tokenQuota(counts: TokenCounts, pricing: TokenPricing): number {
-  const cached = Math.min(Math.max(counts.cachedTokens ?? 0, 0), counts.promptTokens);
-  const cachedPart = mulDecimal(decimalFromInt(cached), toDecimal(pricing.cacheRatio));
-  const uncached = subDecimal(decimalFromInt(counts.promptTokens), decimalFromInt(cached));
-  const completion = mulDecimal(decimalFromInt(counts.completionTokens), toDecimal(pricing.completionRatio));
+  const prompt = safeCount(counts.promptTokens);
+  const completionTokens = safeCount(counts.completionTokens);
+  const cached = Math.min(safeCount(counts.cachedTokens), prompt);
+  const cachedPart = mulDecimal(decimalFromInt(cached), safeRatio(pricing.cacheRatio));
+  const uncached = decimalFromInt(prompt - cached);
+  const completion = mulDecimal(decimalFromInt(completionTokens), safeRatio(pricing.completionRatio));
   const weighted = addDecimal(addDecimal(uncached, cachedPart), completion);
-  const ratio = mulDecimal(toDecimal(pricing.modelRatio), toDecimal(pricing.groupRatio));
-  const quota = roundDecimal(mulDecimal(weighted, ratio));
-  const usedTokens = counts.promptTokens + counts.completionTokens > 0;
+  const ratio = mulDecimal(safeRatio(pricing.modelRatio), safeRatio(pricing.groupRatio));
+  const quota = safeQuota(mulDecimal(weighted, ratio));
+  const usedTokens = prompt + completionTokens > 0;
   if (quota <= 0 && usedTokens && !isZeroDecimal(ratio)) return 1;
   return quota;
 }
 
 export function callQuota(pricing: CallPricing): number {
-  return roundDecimal(
+  return safeQuota(
     mulDecimal(
-      mulDecimal(toDecimal(pricing.modelPrice), toDecimal(pricing.quotaPerUnit)),
-      toDecimal(pricing.groupRatio),
+      mulDecimal(safeRatio(pricing.modelPrice), safeRatio(pricing.quotaPerUnit)),
+      safeRatio(pricing.groupRatio),
     ),
   );
 }

@@ -1,6 +1,7 @@
 // The typed registry of every option key: how its stored string parses, its default, and whether it
 // is a secret that GET /api/option/ never returns. Values travel as strings (the spec's wire form).
 import { z } from 'zod';
+import { isHttpUrl } from '../http-url.js';
 import { MSG } from '../messages.js';
 import {
   DEFAULT_CHATS,
@@ -35,7 +36,7 @@ const bool = (def: boolean): OptionDef<boolean> => ({
   default: String(def),
 });
 
-const numberFromString = (opts: { int: boolean; min: number; max?: number }) =>
+const numberFromString = (opts: { int: boolean; min: number; max?: number; positive?: boolean }) =>
   z
     .string()
     .trim()
@@ -43,6 +44,7 @@ const numberFromString = (opts: { int: boolean; min: number; max?: number }) =>
     .transform(Number)
     .refine((n) => !opts.int || Number.isInteger(n), { error: 'must be an integer' })
     .refine((n) => n >= opts.min, { error: `must be at least ${opts.min}` })
+    .refine((n) => !opts.positive || n > 0, { error: 'must be greater than 0' })
     .refine((n) => opts.max === undefined || n <= opts.max, { error: `must be at most ${opts.max}` });
 
 const int = (def: number, min = 0, max?: number): OptionDef<number> => ({
@@ -53,6 +55,11 @@ const int = (def: number, min = 0, max?: number): OptionDef<number> => ({
 const num = (def: number, min = 0): OptionDef<number> => ({
   kind: 'number',
   parse: numberFromString({ int: false, min }),
+  default: String(def),
+});
+const positive = (def: number): OptionDef<number> => ({
+  kind: 'number',
+  parse: numberFromString({ int: false, min: 0, positive: true }),
   default: String(def),
 });
 const str = (def = '', secret = false): OptionDef<string> => ({
@@ -89,6 +96,30 @@ const nonNegative = z
   .number({ error: 'every value must be a number' })
   .min(0, { error: 'values must not be negative' });
 const ratioTable = z.record(z.string(), nonNegative, { error: 'must be a JSON object of name → number' });
+
+/** An absolute http(s) address, or empty for none. */
+const link = (): OptionDef<string> => ({
+  kind: 'string',
+  parse: z.string().refine((s) => s === '' || isHttpUrl(s), { error: 'must be an http(s) address or empty' }),
+  default: '',
+});
+
+/** The largest request count or window accepted (new-api stores them as 32-bit integers). */
+const MAX_REQUEST_COUNT = 2_147_483_647;
+const requestLimitsMessage =
+  'must be a JSON object of group → [total requests (0 = no limit), successful requests (at least 1)]';
+const requestCount = (min: number) =>
+  z
+    .number({ error: requestLimitsMessage })
+    .int({ error: requestLimitsMessage })
+    .min(min, { error: requestLimitsMessage })
+    .max(MAX_REQUEST_COUNT, { error: requestLimitsMessage });
+/** ModelRequestRateLimitGroup: per group, [total requests, successful requests] per window. */
+const requestLimitsByGroup = z.record(
+  z.string(),
+  z.tuple([requestCount(0), requestCount(1)], { error: requestLimitsMessage }),
+  { error: requestLimitsMessage },
+);
 
 export const OPTION_DEFS = {
   // Server and payment
@@ -138,6 +169,8 @@ export const OPTION_DEFS = {
   SMTPFrom: str(''),
   SMTPToken: str('', true),
   SMTPSSLEnabled: bool(false),
+  /** Accept an SMTP server's self-signed or otherwise unverifiable certificate (off: verified). */
+  SMTPAllowSelfSigned: bool(false),
   // Site
   Notice: str(''),
   SystemName: str('Sluice'),
@@ -150,10 +183,25 @@ export const OPTION_DEFS = {
   ChatLink: str(''),
   ChatLink2: str(''),
   QuotaPerUnit: num(500000, 1),
+  /** Where the console's docs link points (new-api's general_setting.docs_link); empty hides it. */
+  DocsLink: link(),
+  /** Yuan per US dollar, published for consoles that show prices in yuan; billing never uses it. */
+  USDExchangeRate: positive(7.3),
   RetryTimes: int(0),
   DisplayInCurrencyEnabled: bool(true),
   DisplayTokenStatEnabled: bool(true),
   DefaultCollapseSidebar: bool(false),
+  /** Published in /api/status; consoles may mark the site as a demonstration. */
+  DemoSiteEnabled: bool(false),
+  /** A gateway run for oneself: models without a price are served at no charge instead of refused. */
+  SelfUseModeEnabled: bool(false),
+  // Per-user limit of relay calls per window (count 0 = no limit on the total).
+  ModelRequestRateLimitEnabled: bool(false),
+  ModelRequestRateLimitDurationMinutes: int(1, 1, MAX_REQUEST_COUNT),
+  ModelRequestRateLimitCount: int(0, 0, MAX_REQUEST_COUNT),
+  ModelRequestRateLimitSuccessCount: int(1000, 1, MAX_REQUEST_COUNT),
+  /** Group → [total, successful] replacing the two counts above for callers billed in that group. */
+  ModelRequestRateLimitGroup: json(requestLimitsByGroup, {}),
   DrawingEnabled: bool(true),
   TaskEnabled: bool(true),
   MjNotifyEnabled: bool(false),
@@ -179,6 +227,20 @@ export const OPTION_DEFS = {
   AutomaticEnableChannelEnabled: bool(false),
   QuotaForNewUser: int(0),
   PreConsumedQuota: int(500),
+  /**
+   * Output tokens a relay call holds (and asks the upstream for at most) when the client sets no
+   * max_tokens: model → tokens, "*" for every model not listed.
+   */
+  DefaultMaxTokens: json(
+    z.record(
+      z.string(),
+      z.number({ error: 'every value must be a number' }).int({ error: 'values must be integers' }).min(1, {
+        error: 'values must be at least 1',
+      }),
+      { error: 'must be a JSON object of model → tokens' },
+    ),
+    { '*': 4096 },
+  ),
   QuotaForInviter: int(0),
   QuotaForInvitee: int(0),
   ModelPrice: json(ratioTable, DEFAULT_MODEL_PRICE),
@@ -204,6 +266,18 @@ export type OptionValues = { [K in OptionKey]: OptionValue<K> };
 export const OPTION_KEYS = Object.keys(OPTION_DEFS) as OptionKey[];
 
 export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(OPTION_DEFS, key);
+
+/**
+ * Other names consoles save an option under: new-api's grouped setting keys. A PUT of an alias stores
+ * the option; GET /api/option/ lists the alias too, so such a console reads back what it saved.
+ */
+export const OPTION_ALIASES: Readonly<Record<string, OptionKey>> = {
+  'general_setting.docs_link': 'DocsLink',
+};
+
+/** The registry key a key names, directly or through an alias. */
+export const resolveOptionKey = (key: string): OptionKey | undefined =>
+  isOptionKey(key) ? key : Object.hasOwn(OPTION_ALIASES, key) ? OPTION_ALIASES[key] : undefined;
 
 export const isSecretOption = (key: OptionKey): boolean => (OPTION_DEFS[key] as OptionDef).secret === true;
 

@@ -45,6 +45,8 @@ export const en = {
     openMenu: 'Open menu',
     sidebar: 'Sidebar',
     backHome: 'Back to home',
+    newYear: 'New Year celebration',
+    newYearFireworks: 'Happy New Year!',
   },
   menu: {
     playground: 'Playground',
@@ -68,6 +70,7 @@ export const en = {
       'One OpenAI-compatible endpoint for many AI models: create a token, point your client at the address below and pay only for what you use.',
     endpoint: 'API address:',
     manageTokens: 'Manage tokens',
+    notice: { title: 'Announcement', dismiss: 'Close the announcement' },
   },
   about: {
     title: 'About {{name}}',
@@ -182,6 +185,23 @@ export const en = {
     deleteWarning: 'Deleting your account cannot be undone. Your balance and tokens are lost.',
     typeUsername: 'Type your username ({{username}}) to confirm',
     accountDeleted: 'account deleted',
+    notifyTitle: 'Notification settings',
+    notifyHint:
+      'When a charge leaves your balance below the threshold you get one warning; the next comes only after your balance has been back above it.',
+    notifyType: 'Notify by',
+    notifyByEmail: 'Email',
+    notifyByWebhook: 'Webhook',
+    warningThreshold: 'Quota warning threshold',
+    warningThresholdHint: 'In quota units; {{amount}} as your balance is shown.',
+    notificationEmail: 'Notification email',
+    notificationEmailHint: 'Leave empty to use your account email ({{email}}).',
+    notificationEmailNeeded: 'Your account has no email yet: enter the address to warn.',
+    webhookUrl: 'Webhook URL',
+    webhookUrlHint: 'Receives a POST with JSON: type, title, content, values, timestamp.',
+    webhookSecret: 'Webhook secret',
+    webhookSecretHint: 'Sent as "Authorization: Bearer <secret>"; leave empty to send no such header.',
+    notifySave: 'Save notification settings',
+    notifySaved: 'notification settings saved',
   },
 };
 

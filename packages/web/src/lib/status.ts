@@ -49,6 +49,10 @@ export const DEFAULT_STATUS: SiteStatus = {
   wechat_qrcode: '',
   telegram_oauth: false,
   telegram_bot_name: '',
+  docs_link: '',
+  demo_site_enabled: false,
+  self_use_mode_enabled: false,
+  usd_exchange_rate: 7.3,
 };
 
 /** Fills what an older server or a hand-edited store lacks, so readers never see undefined flags. */

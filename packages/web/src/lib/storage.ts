@@ -7,6 +7,8 @@ export const STORAGE_KEYS = {
   themeMode: 'theme-mode',
   channelModels: 'channel_models',
   language: 'language',
+  /** The announcement text the visitor closed (the classic console's `notice` key). */
+  notice: 'notice',
 } as const;
 
 /** Page sizes are remembered per list, e.g. `page-size:users`. */

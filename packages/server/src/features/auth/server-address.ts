@@ -1,12 +1,14 @@
-// The address users reach the console at, for links in mails and OAuth redirect URIs.
-import type { FastifyRequest } from 'fastify';
+// The address users reach the console at, for links in mails, OAuth redirect URIs and payment callbacks.
+import { MSG } from '@sluice/shared';
 import type { AppContext } from '../../app-context.js';
+import { badRequest } from '../../http/envelope.js';
 
 /**
- * ServerAddress when the operator set it; otherwise the origin of this request. The fallback trusts
- * the Host (or X-Forwarded-Host) header, so production sites should set ServerAddress.
+ * The ServerAddress option, never the request's Host or X-Forwarded-Host: a link built from a header
+ * the caller chose would send a reset token to the caller's site. Refuses while it is not set.
  */
-export function serverAddress(ctx: AppContext, req: FastifyRequest): string {
+export function serverAddress(ctx: AppContext): string {
   const configured = ctx.options.get('ServerAddress').trim().replace(/\/+$/, '');
-  return configured !== '' ? configured : `${req.protocol}://${req.host}`;
+  if (configured === '') throw badRequest(MSG.serverAddressNotConfigured);
+  return configured;
 }

@@ -19,6 +19,8 @@ export interface VerificationCodes {
    * (the OAuth state keeps its invite code there), or null when there is none. Exactly one caller wins.
    */
   take(purpose: CodePurpose, target: string): Promise<string | null>;
+  /** How many live codes of this purpose exist. */
+  countLive(purpose: CodePurpose): Promise<number>;
 }
 
 export function createVerificationCodes(db: Kysely<Database>, clock: Clock): VerificationCodes {
@@ -67,6 +69,15 @@ export function createVerificationCodes(db: Kysely<Database>, clock: Clock): Ver
       if (!opts.consume) return true;
       const deleted = await db.deleteFrom('verification_codes').where('id', '=', row.id).executeTakeFirst();
       return Number(deleted.numDeletedRows) === 1;
+    },
+    async countLive(purpose) {
+      const row = await db
+        .selectFrom('verification_codes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('purpose', '=', purpose)
+        .where('expires_at', '>', clock.now())
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
     },
     async take(purpose, target) {
       const row = await db

@@ -1,7 +1,7 @@
 import { MSG } from '@sluice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp } from '../../test-support/test-app.js';
+import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { TestApp } from '../../test-support/test-app.js';
 import { guardedCall, manualClock, setOptions } from '../../test-support/fakes/app-helpers.js';
 import { startFakeSmtp } from '../../test-support/fakes/smtp.js';
@@ -84,7 +84,7 @@ describe.each(testDialects())('email verification and password reset on %s', (di
       url: `/api/oauth/email/bind?email=${encodeURIComponent(email)}&code=${code}`,
       as: user,
     });
-    expect(again.statusCode).toBe(400);
+    expectRefusal(again);
     expect(again.json().message).toBe(MSG.emailCodeWrong);
   });
 
@@ -99,7 +99,7 @@ describe.each(testDialects())('email verification and password reset on %s', (di
       url: `/api/oauth/email/bind?email=${email}&code=${wrong}`,
       as: user,
     });
-    expect(res.statusCode).toBe(400);
+    expectRefusal(res);
     expect(res.json().message).toBe(MSG.emailCodeWrong);
     expect(await userRowEmail(user.id)).toBe('');
   });
@@ -149,7 +149,7 @@ describe.each(testDialects())('email verification and password reset on %s', (di
       url: `/api/oauth/email/bind?email=${email}&code=${code}`,
       as: user,
     });
-    expect(res.statusCode).toBe(400);
+    expectRefusal(res);
     expect(res.json().message).toBe(MSG.emailCodeWrong);
   });
 
@@ -159,7 +159,7 @@ describe.each(testDialects())('email verification and password reset on %s', (di
     await setEmail(owner.id, email);
     const sent = smtp.messages.length;
     const res = await askCode(email.toUpperCase());
-    expect(res.statusCode).toBe(409);
+    expectRefusal(res);
     expect(res.json().message).toBe(MSG.emailTaken);
     expect(smtp.messages.length).toBe(sent);
 
@@ -176,7 +176,7 @@ describe.each(testDialects())('email verification and password reset on %s', (di
       url: `/api/oauth/email/bind?email=${email}&code=123456`,
       as: other,
     });
-    expect(bind.statusCode).toBe(409);
+    expectRefusal(bind);
     expect(bind.json().message).toBe(MSG.emailTaken);
     expect(await userRowEmail(other.id)).toBe('');
   });
@@ -184,17 +184,17 @@ describe.each(testDialects())('email verification and password reset on %s', (di
   it('checks the address: required, well-formed, on the domain whitelist, without aliases', async () => {
     expect((await call({ method: 'GET', url: '/api/verification' })).json().message).toBe(MSG.enterEmail);
     const bad = await askCode('not-an-email');
-    expect(bad.statusCode).toBe(400);
+    expectRefusal(bad);
     expect(bad.json().message).toBe(MSG.emailInvalid);
 
     await setOptions(t, { EmailDomainRestrictionEnabled: 'true', EmailDomainWhitelist: 'example.com' });
     await setOptions(t, { EmailAliasRestrictionEnabled: 'true' });
     try {
       const domain = await askCode('someone@elsewhere.org');
-      expect(domain.statusCode).toBe(400);
+      expectRefusal(domain);
       expect(domain.json().message).toBe(MSG.emailDomainNotAllowed);
       const alias = await askCode('some+tag@example.com');
-      expect(alias.statusCode).toBe(400);
+      expectRefusal(alias);
       expect(alias.json().message).toBe(MSG.emailAliasNotAllowed);
       expect((await askCode(freshEmail())).statusCode).toBe(200);
     } finally {
@@ -206,10 +206,10 @@ describe.each(testDialects())('email verification and password reset on %s', (di
     await setOptions(t, { SMTPServer: '' });
     try {
       const res = await askCode(freshEmail());
-      expect(res.statusCode).toBe(503);
+      expectRefusal(res);
       expect(res.json().message).toBe(MSG.smtpNotConfigured);
       const reset = await call({ method: 'GET', url: `/api/reset_password?email=${freshEmail()}` });
-      expect(reset.statusCode).toBe(503);
+      expectRefusal(reset);
     } finally {
       await setOptions(t, smtpOptions());
     }
@@ -220,7 +220,7 @@ describe.each(testDialects())('email verification and password reset on %s', (di
     await setOptions(t, { SMTPToken: 'a-wrong-smtp-password' });
     try {
       const res = await askCode(email);
-      expect(res.statusCode).toBe(502);
+      expectRefusal(res);
       expect(res.json().message).toBe(MSG.mailSendFailed);
     } finally {
       await setOptions(t, smtpOptions());
@@ -237,10 +237,10 @@ describe.each(testDialects())('email verification and password reset on %s', (di
     try {
       const email = freshEmail();
       const missing = await askCode(email);
-      expect(missing.statusCode).toBe(400);
+      expectRefusal(missing);
       expect(missing.json().message).toBe(MSG.turnstileChecking);
       const refused = await askCode(email, '&turnstile=robot');
-      expect(refused.statusCode).toBe(403);
+      expectRefusal(refused);
       expect(refused.json().message).toBe(MSG.turnstileFailed);
       expect(smtp.messages.some((m) => m.to.includes(email))).toBe(false);
 
@@ -254,15 +254,16 @@ describe.each(testDialects())('email verification and password reset on %s', (di
         method: 'GET',
         url: `/api/reset_password?email=${freshEmail()}&turnstile=robot`,
       });
-      expect(reset.statusCode).toBe(403);
+      expectRefusal(reset);
     } finally {
       await setOptions(t, { TurnstileCheckEnabled: 'false' });
     }
   });
 
   describe('password reset', () => {
+    beforeAll(async () => setOptions(t, { ServerAddress: 'https://gateway.example/' }));
+
     it('mails a link whose token gives a new password that signs in, once, and ends old sessions', async () => {
-      await setOptions(t, { ServerAddress: 'https://gateway.example/' });
       const user = await t.createUser({ password: 'old-password-1' });
       const email = freshEmail();
       await setEmail(user.id, email);
@@ -293,28 +294,48 @@ describe.each(testDialects())('email verification and password reset on %s', (di
       await expect(t.login(user.username, 'old-password-1')).rejects.toThrow();
 
       const reuse = await call({ method: 'POST', url: '/api/user/reset', payload: { email, token } });
-      expect(reuse.statusCode).toBe(400);
+      expectRefusal(reuse);
       expect(reuse.json().message).toBe(MSG.resetLinkInvalid);
-      await setOptions(t, { ServerAddress: '' });
     });
 
-    it('builds the link from the request address when ServerAddress is empty', async () => {
+    it('never builds the link from Host or X-Forwarded-Host', async () => {
       const user = await t.createUser();
       const email = freshEmail();
       await setEmail(user.id, email);
-      const res = await call({
-        method: 'GET',
-        url: `/api/reset_password?email=${email}`,
-        headers: { host: 'console.example:8080' },
-      });
-      expect(res.statusCode).toBe(200);
-      expect(smtp.lastTo(email).html).toContain('http://console.example:8080/user/reset?email=');
+      const poisoned = {
+        host: 'evil.example',
+        'x-forwarded-host': 'evil.example',
+        'x-forwarded-proto': 'https',
+      };
+      const res = await call({ method: 'GET', url: `/api/reset_password?email=${email}`, headers: poisoned });
+      expect(res.json()).toMatchObject({ success: true });
+      expect(smtp.lastTo(email).html).toContain('https://gateway.example/user/reset?email=');
+      expect(smtp.lastTo(email).html).not.toContain('evil.example');
+    });
+
+    it("refuses to mail a reset link while the site's address is not configured", async () => {
+      await setOptions(t, { ServerAddress: '' });
+      try {
+        const user = await t.createUser();
+        const email = freshEmail();
+        await setEmail(user.id, email);
+        const sent = smtp.messages.length;
+        const res = await call({
+          method: 'GET',
+          url: `/api/reset_password?email=${email}`,
+          headers: { host: 'console.example:8080' },
+        });
+        expectRefusal(res, MSG.serverAddressNotConfigured);
+        expect(smtp.messages.length).toBe(sent);
+      } finally {
+        await setOptions(t, { ServerAddress: 'https://gateway.example/' });
+      }
     });
 
     it('answers 404 for an address nobody registered, and sends nothing', async () => {
       const sent = smtp.messages.length;
       const res = await call({ method: 'GET', url: `/api/reset_password?email=${freshEmail()}` });
-      expect(res.statusCode).toBe(404);
+      expectRefusal(res);
       expect(res.json().message).toBe(MSG.emailNotRegistered);
       expect(smtp.messages.length).toBe(sent);
     });
@@ -332,18 +353,18 @@ describe.each(testDialects())('email verification and password reset on %s', (di
         url: '/api/user/reset',
         payload: { email, token: 'x'.repeat(32) },
       });
-      expect(wrong.statusCode).toBe(400);
+      expectRefusal(wrong);
       expect(wrong.json().message).toBe(MSG.resetLinkInvalid);
       const other = await call({
         method: 'POST',
         url: '/api/user/reset',
         payload: { email: freshEmail(), token },
       });
-      expect(other.statusCode).toBe(400);
+      expectRefusal(other);
 
       clock.advance(16 * 60);
       const late = await call({ method: 'POST', url: '/api/user/reset', payload: { email, token } });
-      expect(late.statusCode).toBe(400);
+      expectRefusal(late);
       expect(late.json().message).toBe(MSG.resetLinkInvalid);
       // None of the refused attempts changed the password.
       await expect(t.login(user.username, user.password)).resolves.toMatchObject({ id: user.id });

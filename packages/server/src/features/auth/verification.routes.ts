@@ -75,6 +75,7 @@ export async function registerVerificationRoutes(app: FastifyInstance, ctx: AppC
     const email = normaliseEmail(parseInput(emailCodeRequestSchema, req.query).email);
     await requireTurnstile(ctx, req);
     requireSmtp();
+    const site = serverAddress(ctx);
     const user = await findUserByBinding(ctx.db, 'email', email);
     if (!user) throw notFound(MSG.emailNotRegistered);
     await refuseEarlyResend('password_reset', email);
@@ -87,7 +88,7 @@ export async function registerVerificationRoutes(app: FastifyInstance, ctx: AppC
       passwordResetMail({
         to: email,
         systemName: ctx.options.get('SystemName'),
-        link: `${serverAddress(ctx, req)}/user/reset?${query.toString()}`,
+        link: `${site}/user/reset?${query.toString()}`,
         validMinutes: RESET_TOKEN_TTL_SECONDS / 60,
       }),
     );

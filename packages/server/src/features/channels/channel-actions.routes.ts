@@ -1,14 +1,21 @@
-// Channel actions (admin): tag-wide edits, tests, balance queries and the upstream model list.
+// Channel actions (admin): tag-wide and batch tag edits, tests, balance queries and upstream model lists.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { CHANNEL_STATUS, MSG, channelTagEditSchema, channelTagSchema } from '@sluice/shared';
+import {
+  CHANNEL_STATUS,
+  MSG,
+  channelBatchTagSchema,
+  channelFetchModelsSchema,
+  channelTagEditSchema,
+  channelTagSchema,
+} from '@sluice/shared';
 import type { ChannelTestResult } from '@sluice/shared';
 import type { AppContext } from '../../app-context.js';
 import { ApiError, ok, parseInput } from '../../http/envelope.js';
 import { updateAllBalances, updateChannelBalance } from './balance.js';
 import { channelTestsSettled, startTestingAll, testChannel } from './channel-testing.js';
-import { editTag, setTagStatus } from './channels.service.js';
-import { fetchUpstreamModels } from './model-catalog.js';
+import { editTag, setChannelsTag, setTagStatus } from './channels.service.js';
+import { fetchModelList, fetchUpstreamModels } from './model-catalog.js';
 import { admin, requireChannel } from './route-helpers.js';
 
 const testQuery = z.object({ model: z.string().trim().optional() });
@@ -26,14 +33,21 @@ export async function registerChannelActionRoutes(app: FastifyInstance, ctx: App
     ok(await editTag(ctx, parseInput(channelTagEditSchema, req.body))),
   );
 
-  app.get('/api/channel/test/:id', admin, async (req, reply) => {
+  app.post('/api/channel/batch/tag', admin, async (req) => {
+    const { ids, tag } = parseInput(channelBatchTagSchema, req.body);
+    return ok(await setChannelsTag(ctx, ids, tag));
+  });
+
+  // new-api's clients read `time` (seconds) and `balance` beside the envelope's fields; `data` keeps them too.
+  app.get('/api/channel/test/:id', admin, async (req) => {
     const channel = await requireChannel(ctx, req.params);
     const { model } = parseInput(testQuery, req.query);
     const result = await testChannel(ctx, channel, model ? { model } : {});
     const data: ChannelTestResult = { time: result.timeMs / 1000 };
-    if (result.ok) return ok(data);
-    // The upstream failed, not the request: 502, with the time still reported.
-    return reply.status(502).send({ success: false, message: result.message || MSG.channelTestFailed, data });
+    // A failed upstream (or a type that cannot be tested) is a refusal with its redacted reason,
+    // the time still reported.
+    if (result.ok) return { ...ok(data), time: data.time };
+    return { success: false, message: result.message || MSG.channelTestFailed, data, time: data.time };
   });
 
   app.get('/api/channel/test', admin, async () => {
@@ -45,9 +59,10 @@ export async function registerChannelActionRoutes(app: FastifyInstance, ctx: App
   });
 
   for (const url of ['/api/channel/update_balance/:id', '/api/channel/update_balance/:id/']) {
-    app.get(url, admin, async (req) =>
-      ok(await updateChannelBalance(ctx, await requireChannel(ctx, req.params))),
-    );
+    app.get(url, admin, async (req) => {
+      const balance = await updateChannelBalance(ctx, await requireChannel(ctx, req.params));
+      return { ...ok(balance), balance };
+    });
   }
 
   app.get('/api/channel/update_balance', admin, async () => ok(await updateAllBalances(ctx)));
@@ -55,6 +70,13 @@ export async function registerChannelActionRoutes(app: FastifyInstance, ctx: App
   app.get('/api/channel/fetch_models/:id', admin, async (req) =>
     ok(await fetchUpstreamModels(await requireChannel(ctx, req.params))),
   );
+
+  // The create form's list: the channel is not stored yet, so the form sends what it has. The server
+  // asks the upstream, which a browser could not (the upstream does not allow the console's origin).
+  app.post('/api/channel/fetch_models', admin, async (req) => {
+    const { type, base_url, key } = parseInput(channelFetchModelsSchema, req.body);
+    return ok(await fetchModelList(type, base_url, key));
+  });
 
   // A background test run must not outlive the database it writes to.
   app.addHook('onClose', async () => {

@@ -1,9 +1,9 @@
-// The channel list: order, paging, tag aggregation and search, never with keys.
+// The channel list: order, paging, tag mode's paging and search, never with keys.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MSG, ROLE } from '@sluice/shared';
 import type { ChannelView } from '@sluice/shared';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp } from '../../test-support/test-app.js';
+import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
 
 interface Body<T = unknown> {
@@ -22,7 +22,7 @@ describe.each(testDialects())('channel list and search on %s', (dialect) => {
     payload?: object,
   ) => {
     const res = await t.call({ method, url, as: admin, ...(payload ? { payload } : {}) });
-    return { status: res.statusCode, body: res.json<Body<T>>(), raw: res.body };
+    return { status: res.statusCode, body: res.json<Body<T>>(), raw: res.body, res };
   };
   const create = async (payload: object): Promise<number[]> => {
     const res = await call<{ ids: number[]; count: number }>('POST', '/api/channel/', payload);
@@ -63,62 +63,41 @@ describe.each(testDialects())('channel list and search on %s', (dialect) => {
       expect(bySort.map((ch) => ch.id)).toEqual([c, b, a]);
       const list = await call('GET', '/api/channel/');
       expect(list.raw).not.toContain('sk-secret-key-1');
-      expect((await call('GET', '/api/channel/?page_size=abc')).status).toBe(400);
+      expectRefusal((await call('GET', '/api/channel/?page_size=abc')).res, /page_size/);
     });
 
-    it('answers 404 for an unknown channel and 400 for a bad id', async () => {
-      const missing = await call('GET', '/api/channel/999999');
-      expect(missing.status).toBe(404);
-      expect(missing.body.message).toBe(MSG.channelNotFound);
-      expect((await call('GET', '/api/channel/abc')).status).toBe(400);
+    it('refuses an unknown channel and a path that is no id', async () => {
+      expectRefusal((await call('GET', '/api/channel/999999')).res, MSG.channelNotFound);
+      expectRefusal((await call('GET', '/api/channel/abc')).res, MSG.notFound);
     });
 
-    it('aggregates tagged channels into one row per tag and pages the rows', async () => {
-      const [t1] = await create(
-        channel({ name: 't1', tag: 'team', priority: 3, group: 'default', models: 'm1' }),
-      );
-      const [t2] = await create(
-        channel({ name: 't2', tag: 'team', priority: 3, weight: 2, groups: ['vip'], models: 'm2,m1' }),
-      );
-      await create(channel({ name: 'solo', priority: 1 }));
-      await create(channel({ name: 'other-tag', tag: 'ops', priority: 0 }));
-      await call('PUT', '/api/channel/', { id: t2, status: 2 });
-      await t.db.db
-        .updateTable('channels')
-        .set({ used_quota: 10, response_time: 300 })
-        .where('id', '=', t1 as number)
-        .execute();
-      await t.db.db
-        .updateTable('channels')
-        .set({ used_quota: 5, response_time: 100 })
-        .where('id', '=', t2 as number)
-        .execute();
+    it('pages tags in tag mode and answers every channel of the page, plain', async () => {
+      const [t1] = await create(channel({ name: 't1', tag: 'team', priority: 3, models: 'm1' }));
+      const [t2] = await create(channel({ name: 't2', tag: 'team', priority: 3, groups: ['vip'] }));
+      const [solo] = await create(channel({ name: 'solo', priority: 1 }));
+      const [ops1] = await create(channel({ name: 'ops1', tag: 'ops', priority: 0 }));
+      const [late] = await create(channel({ name: 'late', tag: 'team', priority: -5 }));
+      const [ops2] = await create(channel({ name: 'ops2', tag: 'ops', priority: -9 }));
+      const page = async (query: string) =>
+        (await call<Record<string, unknown>[]>('GET', `/api/channel/?tag_mode=true&${query}`)).body.data;
 
-      const res = await call<Record<string, unknown>[]>('GET', '/api/channel/?tag_mode=true');
-      expect(res.body.data.map((r) => r.name)).toEqual(['team', 'solo', 'ops']);
-      const team = res.body.data[0];
-      expect(team).toMatchObject({
-        is_tag: true,
-        tag: 'team',
-        status: 0,
-        enabled_count: 1,
-        channel_count: 2,
-        priority: 3,
-        weight: null,
-        group: 'vip,default',
-        used_quota: 15,
-        response_time: 200,
-      });
-      expect((team?.children as ChannelView[]).map((c) => c.name)).toEqual(['t2', 't1']);
-      expect(res.raw).not.toContain('sk-secret-key-1');
-      expect(new Set(String(team?.models).split(','))).toEqual(new Set(['m1', 'm2']));
-      expect(res.body.data[1]).not.toHaveProperty('is_tag');
+      // Entries in list order: team (its first channel has priority 3), solo, ops. A tag brings
+      // all of its channels, even those whose own place in the list is further down.
+      const all = await page('page_size=10');
+      expect(all.map((c) => c.id)).toEqual([t2, t1, late, solo, ops1, ops2]);
+      for (const row of all) {
+        expect(row).not.toHaveProperty('is_tag');
+        expect(row).not.toHaveProperty('children');
+        expect(row).toHaveProperty('response_time');
+      }
+      expect(JSON.stringify(all)).not.toContain('sk-secret-key-1');
 
-      const page2 = await call<Record<string, unknown>[]>(
-        'GET',
-        '/api/channel/?tag_mode=true&p=1&page_size=2',
-      );
-      expect(page2.body.data.map((r) => r.name)).toEqual(['ops']);
+      expect((await page('p=0&page_size=2')).map((c) => c.name)).toEqual(['t2', 't1', 'late', 'solo']);
+      expect((await page('p=1&page_size=2')).map((c) => c.name)).toEqual(['ops1', 'ops2']);
+      expect((await page('p=1&page_size=1')).map((c) => c.name)).toEqual(['solo']);
+      expect(await page('p=3&page_size=1')).toEqual([]);
+      // id_sort orders the entries and each tag's channels by id.
+      expect((await page('id_sort=true&page_size=2')).map((c) => c.id)).toEqual([ops2, ops1, late, t2, t1]);
     });
 
     it('searches by id, name, key, group membership and model', async () => {
@@ -143,12 +122,17 @@ describe.each(testDialects())('channel list and search on %s', (dialect) => {
       expect(byKey.raw).not.toContain('sk-alpha-123');
     });
 
-    it('searches in tag mode', async () => {
-      await create(channel({ name: 'x1', tag: 'grp', models: 'gpt-4o' }));
-      await create(channel({ name: 'x2', tag: 'grp', models: 'gpt-4o' }));
+    it('searches in tag mode: a tag with a match comes whole, as plain channels', async () => {
+      const [x1] = await create(channel({ name: 'x1', tag: 'grp', models: 'gpt-4o' }));
+      const [x2] = await create(channel({ name: 'x2', tag: 'grp', models: 'claude-3-haiku' }));
+      await create(channel({ name: 'y1', tag: 'other', models: 'claude-3-haiku' }));
+      const [lone] = await create(channel({ name: 'lone', models: 'gpt-4o' }));
+      await create(channel({ name: 'quiet', models: 'claude-3-haiku' }));
       const res = await call<Record<string, unknown>[]>('GET', '/api/channel/search?model=gpt&tag_mode=true');
-      expect(res.body.data).toHaveLength(1);
-      expect(res.body.data[0]).toMatchObject({ is_tag: true, tag: 'grp', channel_count: 2 });
+      expect(res.body.data.map((c) => c.id)).toEqual([lone, x2, x1]);
+      expect(res.body.data.every((c) => !('is_tag' in c))).toBe(true);
+      const plain = await call<ChannelView[]>('GET', '/api/channel/search?model=gpt');
+      expect(plain.body.data.map((c) => c.id)).toEqual([lone, x1]);
     });
   });
 });

@@ -1,63 +1,44 @@
-// Pure list logic: tag-mode aggregation (one row per tag) and search matching.
-import { CHANNEL_STATUS, splitCommaList } from '@sluice/shared';
-import type { ChannelListItem, ChannelTagRow, ChannelView } from '@sluice/shared';
-
-const common = (values: readonly number[]): number | null =>
-  values.every((v) => v === values[0]) ? (values[0] ?? null) : null;
-
-export function toTagRow(tag: string, children: ChannelView[]): ChannelTagRow {
-  const enabled = children.filter((c) => c.status === CHANNEL_STATUS.enabled).length;
-  const tested = children.filter((c) => c.response_time > 0);
-  return {
-    is_tag: true,
-    tag,
-    name: tag,
-    type: common(children.map((c) => c.type)) ?? 0,
-    status:
-      enabled === children.length
-        ? CHANNEL_STATUS.enabled
-        : enabled === 0
-          ? CHANNEL_STATUS.manuallyDisabled
-          : 0,
-    enabled_count: enabled,
-    channel_count: children.length,
-    priority: common(children.map((c) => c.priority)),
-    weight: common(children.map((c) => c.weight)),
-    group: splitCommaList(children.map((c) => c.group)).join(','),
-    models: splitCommaList(children.map((c) => c.models)).join(','),
-    used_quota: children.reduce((sum, c) => sum + c.used_quota, 0),
-    balance: children.reduce((sum, c) => sum + c.balance, 0),
-    response_time:
-      tested.length === 0
-        ? 0
-        : Math.round(tested.reduce((sum, c) => sum + c.response_time, 0) / tested.length),
-    test_time: Math.max(0, ...children.map((c) => c.test_time)),
-    children,
-  };
-}
+// Pure list logic: tag mode's paging (a page of tags, each answered with all its channels) and
+// search matching.
+import { splitCommaList } from '@sluice/shared';
+import type { ChannelView } from '@sluice/shared';
 
 /**
- * Folds channels sharing a non-empty tag into one row, placed where its first channel stands in
- * the given order; untagged channels stay as they are.
+ * The entries tag mode pages over, in list order: each non-empty tag once, where its first channel
+ * stands, holding every channel with that tag; each untagged channel as an entry of its own.
  */
-export function aggregateByTag(channels: readonly ChannelView[]): ChannelListItem[] {
-  const groups = new Map<string, ChannelView[]>();
-  const order: (ChannelView | string)[] = [];
+export function tagModeEntries<T extends Pick<ChannelView, 'tag'>>(channels: readonly T[]): T[][] {
+  const entries: T[][] = [];
+  const byTag = new Map<string, T[]>();
   for (const channel of channels) {
     if (channel.tag === '') {
-      order.push(channel);
+      entries.push([channel]);
       continue;
     }
-    const members = groups.get(channel.tag);
+    const members = byTag.get(channel.tag);
     if (members) {
       members.push(channel);
     } else {
-      groups.set(channel.tag, [channel]);
-      order.push(channel.tag);
+      const entry = [channel];
+      byTag.set(channel.tag, entry);
+      entries.push(entry);
     }
   }
-  return order.map((item) => (typeof item === 'string' ? toTagRow(item, groups.get(item) ?? []) : item));
+  return entries;
 }
+
+/**
+ * One page of tag mode, answered as plain channels (the console groups them into tag rows):
+ * `limit` entries from `offset`, so a tag is never split across two pages.
+ */
+export const tagModePage = <T extends Pick<ChannelView, 'tag'>>(
+  channels: readonly T[],
+  offset: number,
+  limit: number,
+): T[] =>
+  tagModeEntries(channels)
+    .slice(offset, offset + limit)
+    .flat();
 
 export interface ChannelSearch {
   keyword: string;
@@ -77,4 +58,17 @@ export function matchesSearch(channel: ChannelView & { key: string }, search: Ch
   if (group !== '' && !splitCommaList(channel.group).includes(group)) return false;
   if (model !== '' && !channel.models.toLowerCase().includes(model.toLowerCase())) return false;
   return true;
+}
+
+/**
+ * Search in tag mode: every tag that has a matching channel comes whole (its figures and its
+ * tag-wide actions cover all its channels), untagged channels only when they match themselves.
+ */
+export function searchTagMode<T extends Pick<ChannelView, 'tag'>>(
+  channels: readonly T[],
+  matches: (channel: T) => boolean,
+): T[] {
+  return tagModeEntries(channels)
+    .filter((entry) => entry.some(matches))
+    .flat();
 }

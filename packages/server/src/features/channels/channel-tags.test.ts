@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MSG, ROLE } from '@sluice/shared';
 import type { ChannelView } from '@sluice/shared';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp } from '../../test-support/test-app.js';
+import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
 
 interface Body<T = unknown> {
@@ -18,7 +18,7 @@ describe.each(testDialects())('channel tags on %s', (dialect) => {
 
   const call = async <T = unknown>(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
     const res = await t.call({ method, url, as: admin, ...(payload ? { payload } : {}) });
-    return { status: res.statusCode, body: res.json<Body<T>>() };
+    return { status: res.statusCode, body: res.json<Body<T>>(), res };
   };
   const channels = async () =>
     (await call<ChannelView[]>('GET', '/api/channel/?id_sort=true&page_size=100')).body.data.sort(
@@ -69,16 +69,8 @@ describe.each(testDialects())('channel tags on %s', (dialect) => {
   });
 
   it('validates the tag of enable and disable', async () => {
-    const missing = await call('POST', '/api/channel/tag/enabled', {});
-    expect({ status: missing.status, message: missing.body.message }).toEqual({
-      status: 400,
-      message: MSG.tagRequired,
-    });
-    const unknown = await call('POST', '/api/channel/tag/disabled', { tag: 'nope' });
-    expect({ status: unknown.status, message: unknown.body.message }).toEqual({
-      status: 404,
-      message: MSG.tagNotFound,
-    });
+    expectRefusal((await call('POST', '/api/channel/tag/enabled', {})).res, MSG.tagRequired);
+    expectRefusal((await call('POST', '/api/channel/tag/disabled', { tag: 'nope' })).res, MSG.tagNotFound);
   });
 
   it('renames a tag and sets fields on all its channels', async () => {
@@ -126,20 +118,72 @@ describe.each(testDialects())('channel tags on %s', (dialect) => {
   });
 
   it('answers the tag edit messages', async () => {
-    const cases: [object, number, string][] = [
-      [{ tag: 'team' }, 400, MSG.noChanges],
-      [{ tag: 'team', newTag: 'team' }, 400, MSG.noChanges],
-      [{ tag: 'team', model_mapping: '{bad' }, 400, MSG.notValidJson],
-      [{ tag: 'team', priority: 'high' }, 400, MSG.priorityNotInteger],
-      [{ tag: 'team', weight: -1 }, 400, MSG.weightNotNonNegative],
-      [{ tag: 'team', weight: 1.5 }, 400, MSG.weightNotNonNegative],
-      [{ priority: 1 }, 400, MSG.tagRequired],
-      [{ tag: 'nope', priority: 1 }, 404, MSG.tagNotFound],
+    const cases: [object, string][] = [
+      [{ tag: 'team' }, MSG.noChanges],
+      [{ tag: 'team', newTag: 'team' }, MSG.noChanges],
+      [{ tag: 'team', model_mapping: '{bad' }, MSG.notValidJson],
+      [{ tag: 'team', priority: 'high' }, MSG.priorityNotInteger],
+      [{ tag: 'team', weight: -1 }, MSG.weightNotNonNegative],
+      [{ tag: 'team', weight: 1.5 }, MSG.weightNotNonNegative],
+      [{ priority: 1 }, MSG.tagRequired],
+      [{ tag: 'nope', priority: 1 }, MSG.tagNotFound],
     ];
-    for (const [payload, status, message] of cases) {
-      const res = await call('PUT', '/api/channel/tag', payload);
-      expect({ status: res.status, message: res.body.message }).toEqual({ status, message });
+    for (const [payload, message] of cases) {
+      expectRefusal((await call('PUT', '/api/channel/tag', payload)).res, message);
     }
     expect((await channels()).map((c) => c.priority)).toEqual([0, 0, 0]);
+  });
+
+  describe('batch tag', () => {
+    const [a, b, c] = [0, 1, 2];
+    const tags = async () => (await channels()).map((ch) => ch.tag);
+    const abilityTags = async () => (await abilities()).map((r) => r.tag);
+
+    it('sets the tag of the chosen channels, abilities included, and answers how many', async () => {
+      const res = await call<number>('POST', '/api/channel/batch/tag', {
+        ids: [ids[a], ids[c], ids[c], 999999],
+        tag: '  crew ',
+      });
+      expect(res.body).toEqual({ success: true, message: '', data: 2 });
+      expect(await tags()).toEqual(['crew', 'team', 'crew']);
+      expect(await abilityTags()).toEqual(['crew', 'team', 'crew']);
+    });
+
+    it('clears the tag when it is empty or null', async () => {
+      expect(
+        (await call<number>('POST', '/api/channel/batch/tag', { ids: [ids[a]], tag: null })).body.data,
+      ).toBe(1);
+      expect(
+        (await call<number>('POST', '/api/channel/batch/tag', { ids: [ids[b]], tag: '' })).body.data,
+      ).toBe(1);
+      expect(await tags()).toEqual(['', '', 'other']);
+      expect(await abilityTags()).toEqual(['', '', 'other']);
+      // The tag is gone from the tag-wide actions too.
+      expectRefusal((await call('POST', '/api/channel/tag/disabled', { tag: 'team' })).res, MSG.tagNotFound);
+    });
+
+    it('refuses an empty selection, bad ids and bad tags without touching any channel', async () => {
+      for (const payload of [{}, { ids: [], tag: 'x' }, { ids: 'all', tag: 'x' }, { ids: [ids[a], 'x'] }]) {
+        expectRefusal((await call('POST', '/api/channel/batch/tag', payload)).res);
+      }
+      const noIds = await call('POST', '/api/channel/batch/tag', { tag: 'x' });
+      expectRefusal(noIds.res, MSG.selectChannelsFirst);
+      expectRefusal((await call('POST', '/api/channel/batch/tag', { ids: [ids[a]], tag: 5 })).res);
+      // Longer than the column holds (a database error on PostgreSQL and MySQL otherwise).
+      const tooLong = await call('POST', '/api/channel/batch/tag', { ids: [ids[a]], tag: 'x'.repeat(256) });
+      expectRefusal(tooLong.res, MSG.tagTooLong(255));
+      const renamedTooLong = await call('PUT', '/api/channel/tag', { tag: 'team', newTag: 'x'.repeat(256) });
+      expectRefusal(renamedTooLong.res, MSG.tagTooLong(255));
+      expect(await tags()).toEqual(['team', 'team', 'other']);
+    });
+
+    it('takes a tag as long as the column holds', async () => {
+      const res = await call<number>('POST', '/api/channel/batch/tag', {
+        ids: [ids[b]],
+        tag: 'y'.repeat(255),
+      });
+      expect(res.body.data).toBe(1);
+      expect(await tags()).toEqual(['team', 'y'.repeat(255), 'other']);
+    });
   });
 });

@@ -1,5 +1,6 @@
 // Channel tests from the console: one channel on demand, or every channel in the background.
-// A test records response_time/test_time and applies the automatic disable/enable options.
+// A test records response_time/test_time and applies the automatic disable/enable options; a channel
+// whose type Sluice cannot test is skipped, never disabled.
 import { CHANNEL_STATUS, splitCommaList } from '@sluice/shared';
 import type { AppContext } from '../../app-context.js';
 import type { Transaction } from 'kysely';
@@ -77,6 +78,8 @@ export async function testChannel(
   } catch (error) {
     result = { ok: false, timeMs: 0, message: (error as Error).message };
   }
+  // Nothing was sent: no time to record, and no verdict on the channel (it may serve calls fine).
+  if (result.untestable) return result;
   const measured = { response_time: Math.max(0, Math.round(result.timeMs)), test_time: ctx.clock.now() };
   // The status decision reads the row again: an admin may have changed it while the probe ran.
   const write = async (trx: Transaction<Database>) => {

@@ -5,13 +5,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MSG, ROLE } from '@sluice/shared';
 import type { ChannelView } from '@sluice/shared';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp } from '../../test-support/test-app.js';
+import { channelTestsSettled } from './channel-testing.js';
+import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
 
 interface Body<T = unknown> {
   success: boolean;
   message: string;
   data: T;
+  /** Beside the envelope, as new-api's clients read them. */
+  time?: number;
+  balance?: number;
 }
 
 interface Seen {
@@ -58,7 +62,11 @@ describe.each(testDialects())('channel upstream calls on %s', (dialect) => {
 
   const call = async <T = unknown>(url: string) => {
     const res = await t.call({ method: 'GET', url, as: admin });
-    return { status: res.statusCode, body: res.json<Body<T>>() };
+    return { status: res.statusCode, body: res.json<Body<T>>(), res };
+  };
+  const post = async <T = unknown>(url: string, payload: object) => {
+    const res = await t.call({ method: 'POST', url, as: admin, payload });
+    return { status: res.statusCode, body: res.json<Body<T>>(), res };
   };
   const create = async (payload: object): Promise<number> => {
     const res = await t.call({
@@ -93,7 +101,7 @@ describe.each(testDialects())('channel upstream calls on %s', (dialect) => {
       const id = await create({});
       const res = await call<number>(`/api/channel/update_balance/${id}/`);
       expect(res.status).toBe(200);
-      expect(res.body.data).toBe(87.655);
+      expect(res.body).toEqual({ success: true, message: '', data: 87.655, balance: 87.655 });
       const view = (await call<ChannelView>(`/api/channel/${id}`)).body.data;
       expect(view.balance).toBe(87.655);
       expect(view.balance_updated_time).toBeGreaterThan(0);
@@ -111,30 +119,31 @@ describe.each(testDialects())('channel upstream calls on %s', (dialect) => {
       expect(
         (await call<number>(`/api/channel/update_balance/${await create({ type: 25 })}`)).body.data,
       ).toBe(42.5);
-      expect(
-        (await call<number>(`/api/channel/update_balance/${await create({ type: 40 })}`)).body.data,
-      ).toBe(7.25);
+      const silicon = await call<number>(`/api/channel/update_balance/${await create({ type: 40 })}`);
+      expect({ data: silicon.body.data, balance: silicon.body.balance }).toEqual({
+        data: 7.25,
+        balance: 7.25,
+      });
     });
 
     it('refuses channel types without a balance API', async () => {
       const id = await create({ type: 14 });
-      const res = await call(`/api/channel/update_balance/${id}`);
-      expect({ status: res.status, message: res.body.message }).toEqual({
-        status: 400,
-        message: MSG.balanceNotSupported,
-      });
+      expectRefusal((await call(`/api/channel/update_balance/${id}`)).res, MSG.balanceNotSupported);
+      expectRefusal((await call('/api/channel/update_balance/999999')).res, MSG.channelNotFound);
     });
 
-    it('answers 502 with the upstream reason when the upstream fails', async () => {
+    it('refuses with the upstream reason when the upstream fails', async () => {
       upstream.routes.set('/v1/dashboard/billing/subscription', {
         status: 401,
         body: { error: { message: 'Incorrect API key provided' } },
       });
       const id = await create({});
       const res = await call(`/api/channel/update_balance/${id}`);
-      expect(res.status).toBe(502);
-      expect(res.body.message).toContain(MSG.balanceUpdateFailed);
-      expect(res.body.message).toContain('Incorrect API key provided');
+      expectRefusal(
+        res.res,
+        `${MSG.balanceUpdateFailed}: upstream answered HTTP 401: Incorrect API key provided`,
+      );
+      expect(res.body.data).toBeNull();
       expect((await call<ChannelView>(`/api/channel/${id}`)).body.data.balance_updated_time).toBe(0);
     });
 
@@ -165,26 +174,73 @@ describe.each(testDialects())('channel upstream calls on %s', (dialect) => {
       ]);
     });
 
-    it('answers 502 when the upstream fails or answers nonsense', async () => {
+    it('refuses with the reason when the upstream fails or answers nonsense', async () => {
       const id = await create({});
       upstream.routes.set('/v1/models', { status: 500, body: { error: { message: 'boom' } } });
       const failed = await call(`/api/channel/fetch_models/${id}`);
-      expect(failed.status).toBe(502);
-      expect(failed.body.message).toBe(`${MSG.fetchModelsFailed}: upstream answered HTTP 500: boom`);
+      expectRefusal(failed.res, `${MSG.fetchModelsFailed}: upstream answered HTTP 500: boom`);
       upstream.routes.set('/v1/models', { status: 200, body: '<html>' });
       const garbled = await call(`/api/channel/fetch_models/${id}`);
-      expect(garbled.status).toBe(502);
-      expect(garbled.body.message).toContain(MSG.fetchModelsFailed);
+      expectRefusal(
+        garbled.res,
+        `${MSG.fetchModelsFailed}: upstream answered with something that is not JSON`,
+      );
     });
 
     it('refuses types without an OpenAI model list, and unknown channels', async () => {
       const claude = await create({ type: 14 });
-      const res = await call(`/api/channel/fetch_models/${claude}`);
-      expect({ status: res.status, message: res.body.message }).toEqual({
-        status: 400,
-        message: MSG.onlyOpenAIFormat,
+      expectRefusal((await call(`/api/channel/fetch_models/${claude}`)).res, MSG.onlyOpenAIFormat);
+      expectRefusal((await call('/api/channel/fetch_models/999999')).res, MSG.channelNotFound);
+    });
+  });
+
+  describe('fetch_models for a channel not stored yet', () => {
+    it("asks the given upstream with the form's first key", async () => {
+      upstream.routes.set('/v1/models', {
+        status: 200,
+        body: { object: 'list', data: [{ id: 'm-2' }, { id: 'm-1' }, { id: 'm-2' }] },
       });
-      expect((await call('/api/channel/fetch_models/999999')).status).toBe(404);
+      const res = await post<string[]>('/api/channel/fetch_models', {
+        base_url: `${upstream.url()}/`,
+        type: 8,
+        key: '\n  sk-first \nsk-second\n',
+      });
+      expect(res.body).toEqual({ success: true, message: '', data: ['m-2', 'm-1'] });
+      expect(upstream.seen).toMatchObject([
+        { method: 'GET', path: '/v1/models', authorization: 'Bearer sk-first' },
+      ]);
+    });
+
+    it("uses the type's public address when base_url is empty", async () => {
+      // Ollama's default address is local, so the test never leaves the machine.
+      const res = await post('/api/channel/fetch_models', { base_url: '', type: 4, key: 'sk-x' });
+      expectRefusal(res.res, /^failed to get model list: cannot reach http:\/\/localhost:11434\/v1\/models/);
+      expect(upstream.seen).toEqual([]);
+    });
+
+    it('refuses with the reason when the upstream fails', async () => {
+      upstream.routes.set('/v1/models', { status: 401, body: { error: { message: 'Incorrect API key' } } });
+      const res = await post('/api/channel/fetch_models', {
+        base_url: upstream.url(),
+        type: 1,
+        key: 'sk-bad',
+      });
+      expectRefusal(res.res, `${MSG.fetchModelsFailed}: upstream answered HTTP 401: Incorrect API key`);
+    });
+
+    it('refuses bad input before calling anyone', async () => {
+      const cases: [object, string | RegExp][] = [
+        [{ base_url: upstream.url(), type: 1 }, MSG.channelKeyRequired],
+        [{ base_url: upstream.url(), type: 1, key: ' \n ' }, MSG.channelKeyRequired],
+        [{ base_url: upstream.url(), type: 14, key: 'sk-x' }, MSG.onlyOpenAIFormat],
+        [{ base_url: upstream.url(), type: 999, key: 'sk-x' }, MSG.unknownChannelType],
+        [{ base_url: '', type: 8, key: 'sk-x' }, MSG.channelNoBaseUrl],
+        [{ base_url: 5, type: 1, key: 'sk-x' }, /base_url/],
+      ];
+      for (const [payload, message] of cases) {
+        expectRefusal((await post('/api/channel/fetch_models', payload)).res, message);
+      }
+      expect(upstream.seen).toEqual([]);
     });
   });
 
@@ -203,7 +259,9 @@ describe.each(testDialects())('channel upstream calls on %s', (dialect) => {
       const id = await create({ test_model: 'gpt-4o' });
       const res = await call<{ time: number }>(`/api/channel/test/${id}`);
       expect(res.status).toBe(200);
+      expect(res.body.success).toBe(true);
       expect(res.body.data.time).toBeGreaterThanOrEqual(0);
+      expect(res.body.time).toBe(res.body.data.time);
       const sent = upstream.seen.find((s) => s.path === '/v1/chat/completions');
       expect(sent).toMatchObject({ method: 'POST', authorization: 'Bearer sk-up' });
       expect(JSON.parse(sent?.body ?? '{}')).toMatchObject({ model: 'gpt-4o' });
@@ -216,10 +274,67 @@ describe.each(testDialects())('channel upstream calls on %s', (dialect) => {
         body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } },
       });
       const id = await create({});
-      const res = await call(`/api/channel/test/${id}`);
-      expect(res.status).toBe(502);
-      expect(res.body.success).toBe(false);
-      expect(res.body.message).toContain('Incorrect API key provided');
+      const res = await call<{ time: number }>(`/api/channel/test/${id}`);
+      expectRefusal(res.res, /Incorrect API key provided/);
+      expect(res.body.message).not.toContain(upstream.url());
+      expect(res.body.message).not.toContain('sk-up');
+      expect(typeof res.body.time).toBe('number');
+      expect(res.body.data.time).toBe(res.body.time);
+    });
+  });
+
+  describe('channel types Sluice cannot test', () => {
+    const untestable = [
+      [3, 'Azure OpenAI'],
+      [18, 'iFlytek Spark'],
+      [41, 'Vertex AI'],
+      [2, 'Midjourney Proxy'],
+      [5, 'Midjourney Proxy Plus'],
+    ] as const;
+    const keyFor = (type: number) =>
+      type === 18 ? 'app|secret|key' : type === 41 ? '{"type":"service_account"}' : 'sk-up';
+
+    beforeEach(async () => {
+      await t.app.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    });
+    afterAll(async () => {
+      await t.app.ctx.options.set('AutomaticDisableChannelEnabled', 'false');
+    });
+
+    it('says so for a single test, naming the type, and leaves the channel enabled', async () => {
+      for (const [type, label] of untestable) {
+        const id = await create({ type, key: keyFor(type) });
+        const res = await call<{ time: number }>(`/api/channel/test/${id}`);
+        expectRefusal(res.res, MSG.channelTypeNotTestable(`${label} (${type})`));
+        expect((await call<ChannelView>(`/api/channel/${id}`)).body.data).toMatchObject({
+          status: 1,
+          test_time: 0,
+        });
+      }
+      expect(upstream.seen).toEqual([]);
+    });
+
+    it('skips them in "test all", where a real upstream failure still disables its channel', async () => {
+      upstream.routes.set('/v1/chat/completions', {
+        status: 401,
+        body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } },
+      });
+      const skipped = [];
+      for (const [type] of untestable) skipped.push(await create({ type, key: keyFor(type) }));
+      const failing = await create({});
+      expect((await call('/api/channel/test')).body.message).toBe(MSG.channelTestsStarted);
+      await channelTestsSettled(t.app.ctx);
+      for (const id of skipped) {
+        const view = (await call<ChannelView>(`/api/channel/${id}`)).body.data;
+        expect({ id, status: view.status, other_info: view.other_info }).toEqual({
+          id,
+          status: 1,
+          other_info: '{}',
+        });
+      }
+      const failed = (await call<ChannelView>(`/api/channel/${failing}`)).body.data;
+      expect(failed.status).toBe(3);
+      expect(JSON.parse(failed.other_info).status_reason).toContain('Incorrect API key provided');
     });
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MSG, ROLE } from '@sluice/shared';
 import type { ChannelView } from '@sluice/shared';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp } from '../../test-support/test-app.js';
+import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
 
 interface Body<T = unknown> {
@@ -22,7 +22,7 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
     payload?: object,
   ) => {
     const res = await t.call({ method, url, as: admin, ...(payload ? { payload } : {}) });
-    return { status: res.statusCode, body: res.json<Body<T>>(), raw: res.body };
+    return { status: res.statusCode, body: res.json<Body<T>>(), raw: res.body, res };
   };
   const create = async (payload: object): Promise<number[]> => {
     const res = await call<{ ids: number[]; count: number }>('POST', '/api/channel/', payload);
@@ -128,8 +128,7 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
         [channel({ type: 999 }), MSG.unknownChannelType],
       ];
       for (const [payload, message] of cases) {
-        const res = await call('POST', '/api/channel/', payload);
-        expect({ status: res.status, message: res.body.message }).toEqual({ status: 400, message });
+        expectRefusal((await call('POST', '/api/channel/', payload)).res, message);
       }
       expect((await call<ChannelView[]>('GET', '/api/channel/')).body.data).toEqual([]);
     });
@@ -178,8 +177,7 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
       expect(view.other).toBe('us-central1');
 
       const bad = await call('POST', '/api/channel/', channel({ type: 41, key: '{"a":1} trailing' }));
-      expect(bad.status).toBe(400);
-      expect(bad.body.message).toBe(MSG.vertexKeyInvalid);
+      expectRefusal(bad.res, MSG.vertexKeyInvalid);
     });
   });
 
@@ -240,11 +238,9 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
         [{ id, model_mapping: 'x' }, MSG.notValidJson],
       ];
       for (const [payload, message] of bad) {
-        const res = await call('PUT', '/api/channel/', payload);
-        expect({ status: res.status, message: res.body.message }).toEqual({ status: 400, message });
+        expectRefusal((await call('PUT', '/api/channel/', payload)).res, message);
       }
-      const missing = await call('PUT', '/api/channel/', { id: 999999, status: 1 });
-      expect(missing.status).toBe(404);
+      expectRefusal((await call('PUT', '/api/channel/', { id: 999999, status: 1 })).res, MSG.channelNotFound);
     });
   });
 
@@ -281,10 +277,14 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
   describe('delete', () => {
     it('deletes one channel with its abilities', async () => {
       const [id] = await create(channel());
-      expect((await call('DELETE', `/api/channel/${id}/`)).status).toBe(200);
-      expect((await call('GET', `/api/channel/${id}`)).status).toBe(404);
+      const deleted = await call('DELETE', `/api/channel/${id}/`);
+      expect({ status: deleted.status, success: deleted.body.success }).toEqual({
+        status: 200,
+        success: true,
+      });
+      expectRefusal((await call('GET', `/api/channel/${id}`)).res, MSG.channelNotFound);
       expect(await abilities(id as number)).toHaveLength(0);
-      expect((await call('DELETE', `/api/channel/${id}`)).status).toBe(404);
+      expectRefusal((await call('DELETE', `/api/channel/${id}`)).res, MSG.channelNotFound);
     });
 
     it('deletes disabled channels and a selection, answering counts', async () => {
@@ -307,11 +307,7 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
       expect(batch.body.data).toBe(2);
       expect((await call<ChannelView[]>('GET', '/api/channel/')).body.data).toEqual([]);
       for (const payload of [{ ids: [] }, {}]) {
-        const empty = await call('POST', '/api/channel/batch', payload);
-        expect({ status: empty.status, message: empty.body.message }).toEqual({
-          status: 400,
-          message: MSG.selectChannelsToDelete,
-        });
+        expectRefusal((await call('POST', '/api/channel/batch', payload)).res, MSG.selectChannelsToDelete);
       }
     });
   });
@@ -357,6 +353,45 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
       expect(models.body.data).toContainEqual({ id: 'gpt-4o', object: 'model', owned_by: 'OpenAI' });
       expect(models.body.data.filter((m) => m.id === 'gpt-4o')).toHaveLength(1);
     });
+
+    it('lists the distinct models of enabled channels only', async () => {
+      await create(channel({ models: 'gpt-4o,o1', groups: ['default', 'vip'] }));
+      await create(channel({ models: 'o1,claude-3-haiku' }));
+      const [off] = await create(channel({ models: 'only-on-a-disabled-channel,gpt-4o' }));
+      await call('PUT', '/api/channel/', { id: off, status: 2 });
+      const res = await call<string[]>('GET', '/api/channel/models_enabled');
+      expect(res.body).toMatchObject({ success: true, message: '' });
+      expect(res.body.data).toEqual(['claude-3-haiku', 'gpt-4o', 'o1']);
+      await call('PUT', '/api/channel/', { id: off, status: 1 });
+      expect((await call<string[]>('GET', '/api/channel/models_enabled')).body.data).toContain(
+        'only-on-a-disabled-channel',
+      );
+    });
+  });
+
+  describe('paths', () => {
+    it('answers an unknown word under /api/channel/ as not found, not as a bad id', async () => {
+      const [id] = await create(channel());
+      for (const [method, url] of [
+        ['GET', '/api/channel/nonsense'],
+        ['GET', '/api/channel/fetch_models'],
+        ['GET', `/api/channel/${id}abc`],
+        ['GET', '/api/channel/1e3'],
+        ['GET', '/api/channel/0x10'],
+        ['GET', '/api/channel/-1'],
+        ['GET', '/api/channel/99999999999999999999'],
+        ['DELETE', '/api/channel/nonsense/'],
+        ['POST', '/api/channel/copy/nonsense'],
+        ['GET', '/api/channel/test/nonsense'],
+        ['GET', '/api/channel/update_balance/nonsense'],
+      ] as const) {
+        expectRefusal((await call(method, url)).res, MSG.notFound);
+      }
+      // Decimal ids of channels that do not exist are the channel's own "not found".
+      expectRefusal((await call('GET', '/api/channel/0')).res, MSG.channelNotFound);
+      expectRefusal((await call('GET', '/api/channel/424242')).res, MSG.channelNotFound);
+      expect((await call<ChannelView>('GET', `/api/channel/${id}`)).body.data.id).toBe(id);
+    });
   });
 
   describe('cache invalidation and permissions', () => {
@@ -365,9 +400,10 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
       const off = t.app.ctx.bus.subscribe('channels', () => reloads++);
       const [id] = await create(channel());
       await call('PUT', '/api/channel/', { id, priority: 3 });
+      await call('POST', '/api/channel/batch/tag', { ids: [id], tag: 'tg' });
       await call('DELETE', `/api/channel/${id}`);
       off();
-      expect(reloads).toBe(3);
+      expect(reloads).toBe(4);
     });
 
     it('refuses regular users', async () => {
@@ -377,9 +413,12 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
         ['GET', '/api/channel/search'],
         ['GET', '/api/models'],
         ['PUT', '/api/channel/tag'],
+        ['GET', '/api/channel/models_enabled'],
+        ['POST', '/api/channel/fetch_models'],
+        ['POST', '/api/channel/batch/tag'],
       ] as const) {
         const res = await t.call({ method, url, as: user, payload: {} });
-        expect(res.statusCode).toBe(403);
+        expectRefusal(res, MSG.forbidden);
       }
     });
   });

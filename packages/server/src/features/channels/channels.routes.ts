@@ -12,7 +12,7 @@ import {
 import type { AppContext } from '../../app-context.js';
 import { ok, parseInput } from '../../http/envelope.js';
 import { registerChannelActionRoutes } from './channel-actions.routes.js';
-import { aggregateByTag, matchesSearch } from './channel-list.js';
+import { matchesSearch, searchTagMode, tagModePage } from './channel-list.js';
 import {
   VIEW_COLUMNS,
   listChannelPage,
@@ -29,7 +29,7 @@ import {
   rebuildAbilities,
   updateChannel,
 } from './channels.service.js';
-import { channelTypeModelMap, listKnownModels } from './model-catalog.js';
+import { channelTypeModelMap, listEnabledModels, listKnownModels } from './model-catalog.js';
 import { admin, channelIdParam, requireChannel } from './route-helpers.js';
 
 const copyQuery = z.object({
@@ -47,9 +47,9 @@ export async function registerChannelRoutes(app: FastifyInstance, ctx: AppContex
     if (!q.tag_mode) {
       return ok(await listChannelPage(ctx.db, { idSort: q.id_sort, offset, limit: q.page_size }));
     }
-    // Tag rows are built from all channels, so paging has to follow the aggregation.
-    const rows = aggregateByTag(await listChannelViews(ctx.db, q.id_sort));
-    return ok(rows.slice(offset, offset + q.page_size));
+    // A page of tags (untagged channels count as entries of their own), answered as the plain
+    // channels of those tags: clients group them into tag rows themselves.
+    return ok(tagModePage(await listChannelViews(ctx.db, q.id_sort), offset, q.page_size));
   });
 
   app.get('/api/channel/search', admin, async (req) => {
@@ -59,13 +59,14 @@ export async function registerChannelRoutes(app: FastifyInstance, ctx: AppContex
     const rows = await selectChannels(ctx.db, q.id_sort)
       .select([...VIEW_COLUMNS, 'key'])
       .execute();
-    const matched = rows
-      .filter((row) => matchesSearch({ ...toChannelView(row), key: row.key }, q))
-      .map(toChannelView);
-    return ok(q.tag_mode ? aggregateByTag(matched) : matched);
+    const matches = (row: (typeof rows)[number]) => matchesSearch({ ...toChannelView(row), key: row.key }, q);
+    const found = q.tag_mode ? searchTagMode(rows, matches) : rows.filter(matches);
+    return ok(found.map(toChannelView));
   });
 
   app.get('/api/channel/models', admin, async () => ok(await listKnownModels(ctx)));
+
+  app.get('/api/channel/models_enabled', admin, async () => ok(await listEnabledModels(ctx)));
 
   app.get('/api/models', admin, async () => ok(channelTypeModelMap()));
 

@@ -174,6 +174,18 @@ async function patchTag(trx: Transaction<Database>, tag: string, patch: ChannelP
   return ids.length;
 }
 
+/**
+ * Sets the tag of the given channels ('' clears it); ids of channels that do not exist are
+ * skipped. Answers how many channels now carry the tag.
+ */
+export const setChannelsTag = (ctx: AppContext, ids: readonly number[], tag: string): Promise<number> =>
+  writeChannels(ctx, async (trx) => {
+    let count = 0;
+    // One by one, as every channel write: each channel's abilities carry its tag too.
+    for (const id of new Set(ids)) if (await patchChannel(trx, id, { tag })) count++;
+    return count;
+  });
+
 export const setTagStatus = (ctx: AppContext, tag: string, status: number): Promise<number> =>
   writeChannels(ctx, (trx) => patchTag(trx, tag, { status }));
 

@@ -1,5 +1,5 @@
 // Model names: the static catalog per channel type, the list of every known or configured model,
-// and a channel's own upstream model list.
+// the models of enabled channels, and an upstream's own model list.
 import { z } from 'zod';
 import { CHANNEL_MODELS, MSG, channelBaseUrl, channelTypeLabel } from '@sluice/shared';
 import type { ChannelModelEntry } from '@sluice/shared';
@@ -37,20 +37,34 @@ export async function listKnownModels(ctx: AppContext): Promise<ChannelModelEntr
   return [...entries.values()];
 }
 
+/** GET /api/channel/models_enabled: the distinct model names enabled channels serve, sorted. */
+export async function listEnabledModels(ctx: AppContext): Promise<string[]> {
+  // The abilities index holds each channel's models with its enabled flag, kept in step on every write.
+  const rows = await ctx.db
+    .selectFrom('abilities')
+    .select('model')
+    .distinct()
+    .where('enabled', '=', 1)
+    .orderBy('model')
+    .execute();
+  return rows.map((r) => r.model);
+}
+
 /** Channel types whose upstream lists its models at GET /v1/models (OpenAI format). */
 const OPENAI_MODEL_LIST_TYPES = new Set([1, 4, 8, 25, 31, 40, 42]);
 
 const modelListSchema = z.object({ data: z.array(z.object({ id: z.string() })) });
 
-/** GET /api/channel/fetch_models/:id: asks the channel's upstream which models it serves. */
-export async function fetchUpstreamModels(channel: ChannelRow): Promise<string[]> {
-  if (!OPENAI_MODEL_LIST_TYPES.has(channel.type)) throw badRequest(MSG.onlyOpenAIFormat);
-  const baseUrl = channelBaseUrl(channel.type, channel.base_url);
+/**
+ * Asks an upstream which models it serves: GET {base}/v1/models with the key as bearer, the base
+ * being the given base_url or the type's public address. Refuses types without that list.
+ */
+export async function fetchModelList(type: number, baseUrlGiven: string, key: string): Promise<string[]> {
+  if (!OPENAI_MODEL_LIST_TYPES.has(type)) throw badRequest(MSG.onlyOpenAIFormat);
+  const baseUrl = channelBaseUrl(type, baseUrlGiven);
   if (baseUrl === '') throw badRequest(MSG.channelNoBaseUrl);
   try {
-    const body = modelListSchema.safeParse(
-      await getUpstreamJson(`${baseUrl}/v1/models`, bearer(channel.key)),
-    );
+    const body = modelListSchema.safeParse(await getUpstreamJson(`${baseUrl}/v1/models`, bearer(key)));
     if (!body.success) throw new UpstreamError('upstream answered in an unexpected format');
     return [...new Set(body.data.data.map((m) => m.id))];
   } catch (error) {
@@ -58,3 +72,7 @@ export async function fetchUpstreamModels(channel: ChannelRow): Promise<string[]
     throw error;
   }
 }
+
+/** GET /api/channel/fetch_models/:id: a stored channel's upstream list, asked with its stored key. */
+export const fetchUpstreamModels = (channel: ChannelRow): Promise<string[]> =>
+  fetchModelList(channel.type, channel.base_url, channel.key);

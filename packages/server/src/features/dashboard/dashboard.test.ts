@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE } from '@sluice/shared';
 import type { DashboardRow } from '@sluice/shared';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp } from '../../test-support/test-app.js';
+import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
 
 interface Answer<T> {
@@ -121,7 +121,7 @@ describe.each(testDialects())('data dashboard on %s', (dialect) => {
     expect(
       await rows(bob, '/api/data/self', { ...range, granularity: 'week', username: alice.username }),
     ).toEqual([row('gpt-4o', MONDAY, 32)]);
-    expect((await t.call({ method: 'GET', url: '/api/data/', as: bob })).statusCode).toBe(403);
+    expectRefusal(await t.call({ method: 'GET', url: '/api/data/', as: bob }));
   });
 
   it('works with a personal access token', async () => {

@@ -1,9 +1,76 @@
-// Wording of the log rows this server writes itself (top-ups), so amounts read the same everywhere.
-import { formatQuota } from '@sluice/shared';
+// The log rows this server writes itself (redemptions, online top-ups, admin quota changes): an
+// English `content` for scripts and older consoles, and the facts in `other`, from which the
+// console words the row in the reader's language.
+import { LOG_EVENT, MSG, formatQuota } from '@sluice/shared';
+import type {
+  AdminAddQuotaLogFacts,
+  AdminSetQuotaLogFacts,
+  OnlineTopupLogFacts,
+  RedeemLogFacts,
+} from '@sluice/shared';
 import type { OptionStore } from '../options/option-store.js';
 
+/** The `content` and `other` columns of a log row. */
+export interface LogText {
+  content: string;
+  other: string;
+}
+
 /** "$1.00" when the site shows currency, else "500000 quota". */
-export function describeQuota(options: OptionStore, quota: number): string {
+function describeQuota(options: OptionStore, quota: number): string {
   if (!options.get('DisplayInCurrencyEnabled')) return `${quota} quota`;
   return formatQuota(quota, { displayInCurrency: true, quotaPerUnit: options.get('QuotaPerUnit') });
+}
+
+export function redeemLogText(
+  options: OptionStore,
+  code: { id: number; name: string; quota: number },
+): LogText {
+  const facts: RedeemLogFacts = {
+    event: LOG_EVENT.redeem,
+    redemption_id: code.id,
+    redemption_name: code.name,
+    quota: code.quota,
+  };
+  return {
+    content: `redeemed code "${code.name}" (id ${code.id}) for ${describeQuota(options, code.quota)}`,
+    other: JSON.stringify(facts),
+  };
+}
+
+export function onlineTopupLogText(
+  options: OptionStore,
+  order: { quota: number; money: string; paymentMethod: string; tradeNo: string },
+): LogText {
+  const facts: OnlineTopupLogFacts = {
+    event: LOG_EVENT.onlineTopup,
+    quota: order.quota,
+    money: order.money,
+    payment_method: order.paymentMethod,
+    trade_no: order.tradeNo,
+  };
+  return {
+    content: `online top-up of ${describeQuota(options, order.quota)}, paid ${order.money} (order ${order.tradeNo})`,
+    other: JSON.stringify(facts),
+  };
+}
+
+export function adminSetQuotaLogText(change: { from: number; to: number; adminId: number }): LogText {
+  const facts: AdminSetQuotaLogFacts = {
+    event: LOG_EVENT.adminSetQuota,
+    quota_from: change.from,
+    quota_to: change.to,
+    // Under admin_info, which users' own log view leaves out: who changed it is for admins.
+    admin_info: { admin_id: change.adminId },
+  };
+  return { content: MSG.adminChangedQuota(change.from, change.to), other: JSON.stringify(facts) };
+}
+
+export function adminAddQuotaLogText(change: { delta: number; adminId: number }): LogText {
+  const facts: AdminAddQuotaLogFacts = {
+    event: LOG_EVENT.adminAddQuota,
+    quota_delta: change.delta,
+    admin_info: { admin_id: change.adminId },
+  };
+  return { content: MSG.adminAddedQuota(change.delta), other: JSON.stringify(facts) };
 }

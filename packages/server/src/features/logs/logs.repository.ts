@@ -113,8 +113,26 @@ export async function deleteLogsBefore(db: Kysely<Database>, before: number, bat
   return removed;
 }
 
-/** A log row as the console receives it; users never see the channel or other.admin_info. */
-export function toLogItem(row: LogRow, asAdmin: boolean): LogItem {
+/**
+ * The current names of the channels a page of rows names, by id: admins see which channel served a
+ * call by name, as the classic console shows it. A deleted channel has no entry.
+ */
+export async function channelNamesOf(
+  db: Kysely<Database>,
+  rows: readonly LogRow[],
+): Promise<Map<number, string>> {
+  const ids = [...new Set(rows.map((r) => Number(r.channel_id)).filter((id) => id > 0))];
+  if (ids.length === 0) return new Map();
+  const channels = await db.selectFrom('channels').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(channels.map((c) => [Number(c.id), c.name]));
+}
+
+/**
+ * A log row as the console receives it. Admins get the channel's id and current name (`channelNames`
+ * from channelNamesOf); users never see the channel or other.admin_info.
+ */
+export function toLogItem(row: LogRow, channelNames: ReadonlyMap<number, string> | null): LogItem {
+  const asAdmin = channelNames !== null;
   const item: LogItem = {
     id: Number(row.id),
     user_id: Number(row.user_id),
@@ -134,7 +152,10 @@ export function toLogItem(row: LogRow, asAdmin: boolean): LogItem {
     ip: row.ip,
     other: asAdmin ? row.other : withoutAdminInfo(row.other),
   };
-  if (asAdmin) item.channel = Number(row.channel_id);
+  if (asAdmin) {
+    item.channel = Number(row.channel_id);
+    item.channel_name = channelNames.get(item.channel) ?? '';
+  }
   return item;
 }
 
@@ -159,6 +180,8 @@ export interface NewLogEntry {
   content: string;
   createdAt: number;
   quota?: number;
+  /** The row's facts as JSON (log-text.ts). */
+  other?: string;
 }
 
 /** Writes a non-consumption log row (top-ups, admin and system events). */
@@ -172,7 +195,7 @@ export async function recordLog(db: Executor, entry: NewLogEntry): Promise<void>
       type: entry.type,
       content: entry.content,
       quota: entry.quota ?? 0,
-      other: '',
+      other: entry.other ?? '',
     })
     .execute();
 }

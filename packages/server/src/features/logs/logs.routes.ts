@@ -7,7 +7,7 @@ import { currentUser } from '../../http/auth-guard.js';
 import { ok, parseInput } from '../../http/envelope.js';
 import { pageOf, withAndWithoutSlash } from './list-helpers.js';
 import { scheduleLogRetention } from './log-retention.js';
-import { deleteLogsBefore, listLogs, logStat, toLogItem } from './logs.repository.js';
+import { channelNamesOf, deleteLogsBefore, listLogs, logStat, toLogItem } from './logs.repository.js';
 import type { LogScope } from './logs.repository.js';
 
 export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -18,8 +18,9 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
       offset: (q.p - 1) * q.page_size,
       limit: q.page_size,
     });
+    const channelNames = self === null ? await channelNamesOf(ctx.db, rows) : null;
     return pageOf(
-      rows.map((r) => toLogItem(r, self === null)),
+      rows.map((r) => toLogItem(r, channelNames)),
       q.p,
       q.page_size,
       total,

@@ -5,7 +5,7 @@ import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/tables.js';
 import type { Clock } from '../../platform/clock.js';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp } from '../../test-support/test-app.js';
+import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
 import { LOG_RETENTION_JOB } from './log-retention.js';
 
@@ -62,7 +62,15 @@ describe.each(testDialects())('logs API on %s', (dialect) => {
         }),
       );
     }
-    rows.push(log(alice, { type: LOG_TYPE.topup, created_at: NOW - 10, quota: 500000, content: 'top-up' }));
+    rows.push(
+      log(alice, {
+        type: LOG_TYPE.topup,
+        created_at: NOW - 10,
+        quota: 500000,
+        content: 'top-up',
+        channel_id: 0,
+      }),
+    );
     // Bob: three rows, one of them within the last minute.
     rows.push(
       log(bob, { created_at: NOW - 5, quota: 7, prompt_tokens: 1, completion_tokens: 1, channel_id: 9 }),
@@ -70,6 +78,25 @@ describe.each(testDialects())('logs API on %s', (dialect) => {
     rows.push(log(bob, { created_at: NOW - 86400 * 40, quota: 3 }));
     rows.push(log(bob, { created_at: NOW - 86400 * 50, quota: 3, other: 'not json' }));
     await t.db.db.insertInto('logs').values(rows).execute();
+    for (const [id, name] of [
+      [7, 'primary'],
+      [9, 'backup'],
+    ] as const) {
+      await t.db.db
+        .insertInto('channels')
+        .values({
+          id,
+          name,
+          key: `key-${name}`,
+          other: '',
+          models: 'gpt-4o',
+          model_mapping: '',
+          status_code_mapping: '',
+          other_info: '',
+          setting: '',
+        })
+        .execute();
+    }
   });
   afterAll(async () => t?.close());
 
@@ -118,12 +145,43 @@ describe.each(testDialects())('logs API on %s', (dialect) => {
     expect(await total({ username: 'nobody' })).toBe(0);
   });
 
+  it('names each row’s channel for admins as the channel is called now, and nothing once it is gone', async () => {
+    const channelNames = async () => {
+      const items = (await list(admin, '/api/log/', { page_size: 100 })).items;
+      return new Map(items.map((r) => [r.channel, r.channel_name]));
+    };
+    // Channels 1 and 8 do not exist (as after a deletion); 7 and 9 do; the top-up row has none.
+    expect(await channelNames()).toEqual(
+      new Map([
+        [0, ''],
+        [1, ''],
+        [7, 'primary'],
+        [8, ''],
+        [9, 'backup'],
+      ]),
+    );
+    await t.db.db.updateTable('channels').set({ name: 'primary (eu)' }).where('id', '=', 7).execute();
+    expectRefusal(await t.call({ method: 'DELETE', url: '/api/channel/9', as: alice }));
+    const deleted = await t.call({ method: 'DELETE', url: '/api/channel/9', as: admin });
+    expect(deleted.json<Answer<unknown>>().success).toBe(true);
+    expect(await channelNames()).toEqual(
+      new Map([
+        [0, ''],
+        [1, ''],
+        [7, 'primary (eu)'],
+        [8, ''],
+        [9, ''],
+      ]),
+    );
+  });
+
   it('shows a user only their own rows, without channel ids or admin details', async () => {
     const mine = await list(alice, '/api/log/self/', { page_size: 100 });
     expect(mine.total).toBe(26);
     expect(mine.items.every((r) => r.user_id === alice.id)).toBe(true);
     for (const item of mine.items) {
       expect(item).not.toHaveProperty('channel');
+      expect(item).not.toHaveProperty('channel_name');
       expect(item.other).not.toContain('admin_info');
     }
     expect(JSON.parse(mine.items[1]?.other ?? '')).toEqual({ model_ratio: 1.25 });
@@ -137,8 +195,9 @@ describe.each(testDialects())('logs API on %s', (dialect) => {
   });
 
   it('refuses the all-users list and stats to a regular user', async () => {
-    expect((await get(alice, '/api/log/')).status).toBe(403);
-    expect((await get(alice, '/api/log/stat')).status).toBe(403);
+    for (const url of ['/api/log/', '/api/log/stat']) {
+      expectRefusal(await t.call({ method: 'GET', url, as: alice }));
+    }
   });
 
   it('sums consumption and counts the last minute for the stat badges', async () => {
@@ -161,9 +220,11 @@ describe.each(testDialects())('logs API on %s', (dialect) => {
     expect(empty.body.data).toEqual({ quota: 0, rpm: 0, tpm: 0 });
   });
 
-  it('rejects malformed filters with a 400', async () => {
-    expect((await get(admin, '/api/log/', { start_timestamp: 'yesterday' })).status).toBe(400);
-    expect((await get(admin, '/api/log/', { type: 9 })).status).toBe(400);
+  it('refuses malformed filters', async () => {
+    const call = (query: Record<string, string>) =>
+      t.call({ method: 'GET', url: '/api/log/', as: admin, query });
+    expectRefusal(await call({ start_timestamp: 'yesterday' }));
+    expectRefusal(await call({ type: '9' }));
   });
 
   it('works with a personal access token', async () => {
@@ -182,11 +243,9 @@ describe.each(testDialects())('logs API on %s', (dialect) => {
 
   it('purges logs older than the target time for the super admin only', async () => {
     const target = NOW - 86400 * 45;
-    expect(
-      (await t.call({ method: 'DELETE', url: `/api/log/?target_timestamp=${target}`, as: admin })).statusCode,
-    ).toBe(403);
+    expectRefusal(await t.call({ method: 'DELETE', url: `/api/log/?target_timestamp=${target}`, as: admin }));
     const missing = await t.call({ method: 'DELETE', url: '/api/log/', as: root });
-    expect(missing.statusCode).toBe(400);
+    expectRefusal(missing);
     expect(missing.json().message).toBe(MSG.selectLogTime);
     const res = await t.call({ method: 'DELETE', url: `/api/log/?target_timestamp=${target}`, as: root });
     expect(res.json<Answer<number>>().data).toBe(1);
@@ -202,5 +261,38 @@ describe.each(testDialects())('logs API on %s', (dialect) => {
     const left = await list(admin, '/api/log/', { page_size: 100 });
     expect(left.total).toBe(27);
     expect(left.items.every((r) => r.created_at >= NOW - 30 * 86400)).toBe(true);
+  });
+});
+
+describe.each(testDialects())('log facts on %s', (dialect) => {
+  let t: TestApp;
+  let admin: Caller;
+  let alice: Caller;
+
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, clock });
+    admin = await t.createUser({ role: ROLE.admin });
+    alice = await t.createUser({ quota: 100 });
+  });
+  afterAll(async () => t?.close());
+
+  const otherOfFirst = async (as: Caller, url: string) => {
+    const res = await t.call({ method: 'GET', url, as, query: { type: String(LOG_TYPE.manage) } });
+    const items = res.json<Answer<Page<LogItem>>>().data.items;
+    expect(items).toHaveLength(1);
+    return JSON.parse(items[0]?.other ?? '') as unknown;
+  };
+
+  it('records an admin’s quota change as facts, and tells only admins who made it', async () => {
+    const res = await t.call({
+      method: 'PUT',
+      url: '/api/user/',
+      as: admin,
+      payload: { id: alice.id, username: alice.username, display_name: 'Alice', quota: 2600, password: '' },
+    });
+    expect(res.json<Answer<unknown>>().success).toBe(true);
+    const facts = { event: 'admin_set_quota', quota_from: 100, quota_to: 2600 };
+    expect(await otherOfFirst(admin, '/api/log/')).toEqual({ ...facts, admin_info: { admin_id: admin.id } });
+    expect(await otherOfFirst(alice, '/api/log/self/')).toEqual(facts);
   });
 });

@@ -9,6 +9,11 @@ import { badRequest } from '../../http/envelope.js';
 import { randomString } from '../../platform/random.js';
 
 export const OAUTH_STATE_COOKIE = 'oauth_state';
+/**
+ * Sign-ins under way at once, at most. A state lives OAUTH_STATE_TTL_SECONDS; past the cap new ones
+ * are refused until old ones are used or expire, so the table cannot be grown without limit.
+ */
+export const MAX_PENDING_STATES = 10_000;
 const COOKIE_PATH = '/api/oauth';
 // Lower case only: stored codes are compared case-insensitively.
 const STATE_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -19,6 +24,9 @@ export async function issueState(
   reply: FastifyReply,
   affCode: string,
 ): Promise<string> {
+  if ((await ctx.codes.countLive('oauth_state')) >= MAX_PENDING_STATES) {
+    throw badRequest(MSG.oauthTooManyPending);
+  }
   const state = randomString(32, STATE_ALPHABET);
   await ctx.codes.issue('oauth_state', state, affCode, OAUTH_STATE_TTL_SECONDS);
   reply.setCookie(OAUTH_STATE_COOKIE, state, {

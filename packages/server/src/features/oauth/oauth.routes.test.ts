@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { MSG, USER_STATUS } from '@sluice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp } from '../../test-support/test-app.js';
+import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
 import { callerFrom, guardedCall, manualClock, setOptions } from '../../test-support/fakes/app-helpers.js';
 import { startFakeGitHub } from '../../test-support/fakes/github.js';
@@ -173,7 +173,7 @@ describe.each(testDialects())('GitHub and LinuxDO sign-in on %s', (dialect) => {
       const id = ++nextId;
       expect((await githubLogin({ id, login: 'held' }, { as: holder })).statusCode).toBe(200);
       const res = await githubLogin({ id, login: 'held' }, { as: other });
-      expect(res.statusCode).toBe(409);
+      expectRefusal(res);
       expect(res.json().message).toBe(MSG.oauthAccountBound('GitHub'));
       expect((await userRow(other.id)).github_id).toBe('');
       expect((await userRow(holder.id)).github_id).toBe(String(id));
@@ -185,28 +185,28 @@ describe.each(testDialects())('GitHub and LinuxDO sign-in on %s', (dialect) => {
       const code = github.authorize({ id: ++nextId, login: 'stateless' });
 
       const unknown = await callback('github', code, { state: 'not-a-state', cookie: '' }, { cookie: null });
-      expect(unknown.statusCode).toBe(400);
+      expectRefusal(unknown);
       expect(unknown.json().message).toBe(MSG.oauthStateInvalid);
 
       const noCookie = await callback('github', code, await newState(), { cookie: null });
-      expect(noCookie.statusCode).toBe(400);
+      expectRefusal(noCookie);
 
       const mine = await newState();
       const theirs = await newState();
       const swapped = await callback('github', code, { state: theirs.state, cookie: mine.cookie });
-      expect(swapped.statusCode).toBe(400);
+      expectRefusal(swapped);
       expect(exchanges()).toBe(before);
 
       const s = await newState();
       expect((await callback('github', code, s)).statusCode).toBe(200);
       const reused = await callback('github', github.authorize({ id: ++nextId, login: 'again' }), s);
-      expect(reused.statusCode).toBe(400);
+      expectRefusal(reused);
       expect(reused.json().message).toBe(MSG.oauthStateInvalid);
 
       const old = await newState();
       clock.advance(10 * 60 + 1);
       const late = await callback('github', github.authorize({ id: ++nextId, login: 'late' }), old);
-      expect(late.statusCode).toBe(400);
+      expectRefusal(late);
     });
 
     it('lets exactly one of two simultaneous callbacks use a state', async () => {
@@ -215,14 +215,14 @@ describe.each(testDialects())('GitHub and LinuxDO sign-in on %s', (dialect) => {
         callback('github', github.authorize({ id: ++nextId, login: 'race-one' }), s),
         callback('github', github.authorize({ id: ++nextId, login: 'race-two' }), s),
       ]);
-      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+      expect(results.map((r) => r.json<{ success: boolean }>().success).sort()).toEqual([false, true]);
     });
 
     it('refuses sign-in while GitHub login is switched off', async () => {
       await setOptions(t, { GitHubOAuthEnabled: 'false' });
       try {
         const res = await githubLogin({ id: ++nextId, login: 'off' });
-        expect(res.statusCode).toBe(403);
+        expectRefusal(res);
         expect(res.json().message).toBe(MSG.oauthNotEnabled('GitHub'));
       } finally {
         await setOptions(t, { GitHubOAuthEnabled: 'true' });
@@ -237,7 +237,7 @@ describe.each(testDialects())('GitHub and LinuxDO sign-in on %s', (dialect) => {
       try {
         const users = await countUsers();
         const res = await githubLogin({ id: ++nextId, login: 'newcomer' });
-        expect(res.statusCode).toBe(403);
+        expectRefusal(res);
         expect(res.json().message).toBe(MSG.registerDisabled);
         expect(await countUsers()).toBe(users);
         expect((await githubLogin({ id, login: 'bound-before' })).json().data.id).toBe(user.id);
@@ -256,27 +256,27 @@ describe.each(testDialects())('GitHub and LinuxDO sign-in on %s', (dialect) => {
         .where('id', '=', user.id)
         .execute();
       const res = await githubLogin({ id, login: 'to-ban' });
-      expect(res.statusCode).toBe(403);
+      expectRefusal(res);
       expect(res.json().message).toBe(MSG.userBanned);
       expect(res.cookies.find((c) => c.name === 'session')).toBeUndefined();
     });
 
     it('answers 502 in plain words when GitHub fails, and never shows the client secret', async () => {
       const badCode = await callback('github', 'never-issued', await newState());
-      expect(badCode.statusCode).toBe(502);
+      expectRefusal(badCode);
       expect(badCode.json().message).toBe(MSG.oauthUpstreamFailed('GitHub'));
 
       github.failProfileWith(500);
       try {
         const res = await githubLogin({ id: ++nextId, login: 'down' });
-        expect(res.statusCode).toBe(502);
+        expectRefusal(res);
       } finally {
         github.failProfileWith(null);
       }
 
       await setOptions(t, { GitHubClientSecret: 'a-wrong-secret' });
       try {
-        expect((await githubLogin({ id: ++nextId, login: 'misconfigured' })).statusCode).toBe(502);
+        expectRefusal(await githubLogin({ id: ++nextId, login: 'misconfigured' }));
       } finally {
         await setOptions(t, { GitHubClientSecret: GH.clientSecret });
       }
@@ -286,9 +286,19 @@ describe.each(testDialects())('GitHub and LinuxDO sign-in on %s', (dialect) => {
   describe('LinuxDO', () => {
     const linuxdoLogin = async (profile: Parameters<FakeLinuxDo['authorize']>[0], as?: Caller) =>
       callback('linuxdo', linuxdo.authorize(profile), await newState(), { as });
+    beforeAll(async () => setOptions(t, { ServerAddress: 'https://gateway.example' }));
+
+    it('refuses while the site address (its callback address) is not configured', async () => {
+      await setOptions(t, { ServerAddress: '' });
+      try {
+        const res = await linuxdoLogin({ id: ++nextId, username: 'no_site' });
+        expectRefusal(res, MSG.serverAddressNotConfigured);
+      } finally {
+        await setOptions(t, { ServerAddress: 'https://gateway.example' });
+      }
+    });
 
     it('creates the account on the first sign-in and signs in to it later, with the callback address', async () => {
-      await setOptions(t, { ServerAddress: 'https://gateway.example' });
       const id = ++nextId;
       const first = await linuxdoLogin({ id, username: 'forum_user', name: 'Forum User' });
       expect(first.statusCode).toBe(200);
@@ -296,7 +306,6 @@ describe.each(testDialects())('GitHub and LinuxDO sign-in on %s', (dialect) => {
       expect((await userRow(first.json().data.id)).linux_do_id).toBe(String(id));
       const exchange = linuxdo.requests.filter((r) => r.path === '/oauth2/token').at(-1);
       expect(exchange?.fields.redirect_uri).toBe('https://gateway.example/oauth/linuxdo');
-      await setOptions(t, { ServerAddress: '' });
 
       const second = await linuxdoLogin({ id, username: 'forum_user' });
       expect(second.json().data.id).toBe(first.json().data.id);
@@ -310,7 +319,7 @@ describe.each(testDialects())('GitHub and LinuxDO sign-in on %s', (dialect) => {
       expect(bind.json()).toMatchObject({ success: true, message: 'bind' });
       expect((await userRow(holder.id)).linux_do_id).toBe(String(id));
       const res = await linuxdoLogin({ id, username: 'bindme' }, other);
-      expect(res.statusCode).toBe(409);
+      expectRefusal(res);
       expect(res.json().message).toBe(MSG.oauthAccountBound('LinuxDO'));
     });
 
@@ -324,19 +333,19 @@ describe.each(testDialects())('GitHub and LinuxDO sign-in on %s', (dialect) => {
 
     it('refuses a silenced or inactive forum account, a bad state and a switched-off provider', async () => {
       const silenced = await linuxdoLogin({ id: ++nextId, username: 'quiet', silenced: true });
-      expect(silenced.statusCode).toBe(403);
+      expectRefusal(silenced);
       expect(silenced.json().message).toBe(MSG.linuxdoAccountInactive);
-      expect((await linuxdoLogin({ id: ++nextId, username: 'sleepy', active: false })).statusCode).toBe(403);
+      expectRefusal(await linuxdoLogin({ id: ++nextId, username: 'sleepy', active: false }));
 
       const code = linuxdo.authorize({ id: ++nextId, username: 'nostate' });
       const bad = await callback('linuxdo', code, { state: 'forged', cookie: '' }, { cookie: null });
-      expect(bad.statusCode).toBe(400);
+      expectRefusal(bad);
       expect(bad.json().message).toBe(MSG.oauthStateInvalid);
 
       await setOptions(t, { LinuxDOOAuthEnabled: 'false' });
       try {
         const off = await linuxdoLogin({ id: ++nextId, username: 'off' });
-        expect(off.statusCode).toBe(403);
+        expectRefusal(off);
         expect(off.json().message).toBe(MSG.oauthNotEnabled('LinuxDO'));
       } finally {
         await setOptions(t, { LinuxDOOAuthEnabled: 'true' });

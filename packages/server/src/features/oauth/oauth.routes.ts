@@ -34,7 +34,9 @@ export async function registerOAuthRoutes(app: FastifyInstance, ctx: AppContext)
     if (!enabled) throw forbidden(MSG.oauthNotEnabled(provider));
   };
 
-  app.get('/api/oauth/state', { config: { auth: 'public' } }, async (req, reply) => {
+  // Every sign-in and binding step is rate-limited per client address: each writes or checks a row,
+  // and a flood of them must neither grow the tables nor let anyone guess codes.
+  app.get('/api/oauth/state', { config: { auth: 'public', ...limited } }, async (req, reply) => {
     const { aff } = parseInput(oauthStateQuerySchema, req.query);
     return ok(await issueState(ctx, req, reply, aff ?? ''));
   });
@@ -60,7 +62,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, ctx: AppContext)
 
   app.get(
     '/api/oauth/github',
-    { config: { auth: 'public' } },
+    { config: { auth: 'public', ...limited } },
     oauthCallback(
       'GitHub',
       () => o.get('GitHubOAuthEnabled'),
@@ -70,12 +72,12 @@ export async function registerOAuthRoutes(app: FastifyInstance, ctx: AppContext)
 
   app.get(
     '/api/oauth/linuxdo',
-    { config: { auth: 'public' } },
+    { config: { auth: 'public', ...limited } },
     oauthCallback(
       'LinuxDO',
       () => o.get('LinuxDOOAuthEnabled'),
       // Must equal the redirect_uri the browser was sent to the authorize page with.
-      (req, code) => linuxdoIdentity(ctx, req.log, code, `${serverAddress(ctx, req)}/oauth/linuxdo`),
+      (req, code) => linuxdoIdentity(ctx, req.log, code, `${serverAddress(ctx)}/oauth/linuxdo`),
     ),
   );
 
@@ -103,12 +105,12 @@ export async function registerOAuthRoutes(app: FastifyInstance, ctx: AppContext)
     return token;
   };
 
-  app.get('/api/oauth/telegram/login', { config: { auth: 'public' } }, async (req, reply) => {
+  app.get('/api/oauth/telegram/login', { config: { auth: 'public', ...limited } }, async (req, reply) => {
     const identity = telegramIdentity(req.query, telegramBotToken(), ctx.clock.now());
     return signInWithIdentity(ctx, req, reply, identity);
   });
 
-  app.get('/api/oauth/telegram/bind', { config: { auth: 'user' } }, async (req) => {
+  app.get('/api/oauth/telegram/bind', { config: { auth: 'user', ...limited } }, async (req) => {
     const user = currentUser(req);
     await bindIdentity(ctx, user, telegramIdentity(req.query, telegramBotToken(), ctx.clock.now()));
     return ok(null, MSG.bindSuccess);

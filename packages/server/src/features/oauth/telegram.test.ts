@@ -32,6 +32,12 @@ describe('Telegram widget check', () => {
     expect(isValidTelegramAuth({ ...SIGNED, hash: SIGNED.hash.slice(0, 32) }, BOT_TOKEN, NOW)).toBe(false);
   });
 
+  it('refuses data dated in the future beyond a minute of clock drift', () => {
+    expect(isValidTelegramAuth(SIGNED, BOT_TOKEN, 1700000000 - 60)).toBe(true);
+    expect(isValidTelegramAuth(SIGNED, BOT_TOKEN, 1700000000 - 61)).toBe(false);
+    expect(isValidTelegramAuth(SIGNED, BOT_TOKEN, 1700000000 - 24 * 3600)).toBe(false);
+  });
+
   it('refuses data signed more than a day ago', () => {
     expect(isValidTelegramAuth(SIGNED, BOT_TOKEN, 1700000000 + 24 * 3600)).toBe(true);
     expect(isValidTelegramAuth(SIGNED, BOT_TOKEN, 1700000000 + 24 * 3600 + 1)).toBe(false);

@@ -22,13 +22,24 @@ export function telegramSignature(fields: Record<string, string>, botToken: stri
   return createHmac('sha256', secret).update(telegramCheckString(fields)).digest('hex');
 }
 
-/** True when the hash is Telegram's signature of the other fields and auth_date is recent. */
+/** How far ahead of our clock a fresh signature may be dated (the two clocks drift a little). */
+const TELEGRAM_CLOCK_SKEW_SECONDS = 60;
+
+/**
+ * True when the hash is Telegram's signature of the other fields and auth_date is recent: not older
+ * than the allowed age, and not in the future beyond clock drift (a date far ahead would keep a
+ * captured assertion usable for as long as it likes).
+ */
 export function isValidTelegramAuth(fields: Record<string, string>, botToken: string, now: number): boolean {
   const expected = Buffer.from(telegramSignature(fields, botToken), 'utf8');
   const given = Buffer.from((fields.hash ?? '').toLowerCase(), 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
   const authDate = Number(fields.auth_date);
-  return Number.isInteger(authDate) && now - authDate <= TELEGRAM_AUTH_MAX_AGE_SECONDS;
+  return (
+    Number.isInteger(authDate) &&
+    now - authDate <= TELEGRAM_AUTH_MAX_AGE_SECONDS &&
+    authDate - now <= TELEGRAM_CLOCK_SKEW_SECONDS
+  );
 }
 
 /** Checks the widget data from the query string and names the Telegram account. */

@@ -1,7 +1,7 @@
 import { MSG } from '@sluice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp } from '../../test-support/test-app.js';
+import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
 import { guardedCall, manualClock, setOptions } from '../../test-support/fakes/app-helpers.js';
 import { signTelegramLogin } from '../../test-support/fakes/telegram.js';
@@ -64,7 +64,7 @@ describe.each(testDialects())('WeChat and Telegram sign-in on %s', (dialect) => 
 
     it('refuses a code the WeChat server does not know, or one already used', async () => {
       const unknown = await login('000000');
-      expect(unknown.statusCode).toBe(400);
+      expectRefusal(unknown);
       expect(unknown.json().message).toBe(MSG.wechatCodeInvalid);
       const code = wechat.issueCode(`o-openid-${++n}`);
       expect((await login(code)).statusCode).toBe(200);
@@ -82,7 +82,7 @@ describe.each(testDialects())('WeChat and Telegram sign-in on %s', (dialect) => 
       expect((await login(wechat.issueCode(openid))).json().data.id).toBe(user.id);
 
       const taken = await bind(wechat.issueCode(openid), other);
-      expect(taken.statusCode).toBe(409);
+      expectRefusal(taken);
       expect(taken.json().message).toBe(MSG.oauthAccountBound('WeChat'));
       expect((await userRow(other.id)).wechat_id).toBe('');
 
@@ -96,7 +96,7 @@ describe.each(testDialects())('WeChat and Telegram sign-in on %s', (dialect) => 
       await setOptions(t, { WeChatAuthEnabled: 'false' });
       try {
         const off = await login(wechat.issueCode(`o-openid-${++n}`));
-        expect(off.statusCode).toBe(403);
+        expectRefusal(off);
         expect(off.json().message).toBe(MSG.oauthNotEnabled('WeChat'));
       } finally {
         await setOptions(t, { WeChatAuthEnabled: 'true' });
@@ -104,7 +104,7 @@ describe.each(testDialects())('WeChat and Telegram sign-in on %s', (dialect) => 
       await setOptions(t, { WeChatServerToken: 'wrong-token' });
       try {
         const res = await login(wechat.issueCode(`o-openid-${++n}`));
-        expect(res.statusCode).toBe(502);
+        expectRefusal(res);
         expect(res.json().message).toBe(MSG.oauthUpstreamFailed('WeChat'));
       } finally {
         await setOptions(t, { WeChatServerToken: WECHAT_TOKEN });
@@ -151,15 +151,13 @@ describe.each(testDialects())('WeChat and Telegram sign-in on %s', (dialect) => 
       const users = await countUsers();
       const data = signed({ id: 880000 + ++n, first_name: 'Eve' });
       const tampered = await login({ ...data, id: String(Number(data.id) + 1) });
-      expect(tampered.statusCode).toBe(400);
+      expectRefusal(tampered);
       expect(tampered.json().message).toBe(MSG.telegramAuthInvalid);
-      expect((await login({ ...data, first_name: 'Mallory' })).statusCode).toBe(400);
-      expect(
-        (await login(signTelegramLogin('1:another-bot', { id: 880000 + ++n }, clock.now()))).statusCode,
-      ).toBe(400);
+      expectRefusal(await login({ ...data, first_name: 'Mallory' }));
+      expectRefusal(await login(signTelegramLogin('1:another-bot', { id: 880000 + ++n }, clock.now())));
 
       const old = await login(signed({ id: 880000 + ++n, first_name: 'Old' }, 24 * 3600 + 1));
-      expect(old.statusCode).toBe(400);
+      expectRefusal(old);
       expect(old.json().message).toBe(MSG.telegramAuthInvalid);
       expect(await countUsers()).toBe(users);
     });
@@ -175,18 +173,16 @@ describe.each(testDialects())('WeChat and Telegram sign-in on %s', (dialect) => 
       expect((await login(signed(tg))).json().data.id).toBe(user.id);
 
       const taken = await bind(signed(tg), other);
-      expect(taken.statusCode).toBe(409);
+      expectRefusal(taken);
       expect(taken.json().message).toBe(MSG.oauthAccountBound('Telegram'));
-      expect((await bind({ ...signed({ id: 880000 + ++n }), hash: '0'.repeat(64) }, other)).statusCode).toBe(
-        400,
-      );
+      expectRefusal(await bind({ ...signed({ id: 880000 + ++n }), hash: '0'.repeat(64) }, other));
     });
 
     it('is refused while switched off or without a bot token', async () => {
       await setOptions(t, { TelegramOAuthEnabled: 'false' });
       try {
         const off = await login(signed({ id: 880000 + ++n }));
-        expect(off.statusCode).toBe(403);
+        expectRefusal(off);
         expect(off.json().message).toBe(MSG.oauthNotEnabled('Telegram'));
       } finally {
         await setOptions(t, { TelegramOAuthEnabled: 'true' });
@@ -195,7 +191,7 @@ describe.each(testDialects())('WeChat and Telegram sign-in on %s', (dialect) => 
       await setOptions(t, { TelegramBotToken: '' });
       try {
         const forged = await login(signTelegramLogin('', { id: 880000 + ++n }, clock.now()));
-        expect(forged.statusCode).toBe(403);
+        expectRefusal(forged);
       } finally {
         await setOptions(t, { TelegramBotToken: BOT_TOKEN });
       }

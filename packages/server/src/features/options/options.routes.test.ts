@@ -3,6 +3,7 @@ import {
   DEFAULT_COMPLETION_RATIO,
   DEFAULT_MODEL_RATIO,
   MSG,
+  OPTION_ALIASES,
   OPTION_DEFS,
   OPTION_KEYS,
   ROLE,
@@ -12,7 +13,7 @@ import {
 import type { OptionEntry, OptionKey } from '@sluice/shared';
 import type { CacheBus } from '../../platform/cache-bus.js';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp } from '../../test-support/test-app.js';
+import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
 
 describe.each(testDialects())('options API on %s', (dialect) => {
@@ -54,7 +55,12 @@ describe.each(testDialects())('options API on %s', (dialect) => {
         key: k,
         value: OPTION_DEFS[k].default,
       }));
-      expect(entries).toEqual(expected);
+      // Then the other names some consoles use, each with the value of the option it names.
+      const aliases = Object.entries(OPTION_ALIASES).map(([alias, k]) => ({
+        key: alias,
+        value: OPTION_DEFS[k].default,
+      }));
+      expect(entries).toEqual([...expected, ...aliases]);
     });
 
     it('shows stored values', async () => {
@@ -74,7 +80,7 @@ describe.each(testDialects())('options API on %s', (dialect) => {
     });
 
     it('is for super admins only', async () => {
-      expect((await t.call({ method: 'GET', url: '/api/option/', as: admin })).statusCode).toBe(403);
+      expectRefusal(await t.call({ method: 'GET', url: '/api/option/', as: admin }));
       expect((await t.call({ method: 'GET', url: '/api/option/' })).statusCode).toBe(401);
     });
   });
@@ -135,25 +141,23 @@ describe.each(testDialects())('options API on %s', (dialect) => {
 
     it('refuses an unknown key', async () => {
       const res = await put('NoSuchOption', 'x');
-      expect(res.statusCode).toBe(400);
+      expectRefusal(res);
       expect(res.json()).toMatchObject({ success: false, message: MSG.unknownOption('NoSuchOption') });
     });
 
     it('refuses a missing or non-scalar value', async () => {
       for (const value of [undefined, null, { a: 1 }, ['x']]) {
         const res = await put('Notice', value);
-        expect(res.statusCode, JSON.stringify(value)).toBe(400);
+        expectRefusal(res);
       }
-      expect(
-        (await t.call({ method: 'PUT', url: '/api/option/', payload: { value: 'x' }, as: root })).statusCode,
-      ).toBe(400);
+      expectRefusal(await t.call({ method: 'PUT', url: '/api/option/', payload: { value: 'x' }, as: root }));
     });
 
     it.each(['ModelPrice', 'ModelRatio', 'CompletionRatio', 'GroupRatio', 'UserUsableGroups', 'Chats'])(
       'refuses invalid JSON in %s with the spec message and keeps the old value',
       async (key) => {
         const res = await put(key, '{"gpt-4o": 1,');
-        expect(res.statusCode).toBe(400);
+        expectRefusal(res);
         expect(res.json().message).toBe(MSG.notValidJson);
         expect(await stored(key)).toBeUndefined();
         expect(await listed(key as OptionKey)).toBe(OPTION_DEFS[key as OptionKey].default);
@@ -162,15 +166,15 @@ describe.each(testDialects())('options API on %s', (dialect) => {
 
     it('refuses a JSON value of the wrong shape, naming the key', async () => {
       const res = await put('ModelRatio', '{"gpt-4o": -1}');
-      expect(res.statusCode).toBe(400);
+      expectRefusal(res);
       expect(res.json().message).toBe('ModelRatio: values must not be negative');
-      expect((await put('Chats', '{"not":"an array"}')).statusCode).toBe(400);
+      expectRefusal(await put('Chats', '{"not":"an array"}'));
     });
 
     it('refuses an invalid TopupGroupRatio with its own message', async () => {
       for (const value of ['vip=2', '{"vip": "two"}']) {
         const res = await put('TopupGroupRatio', value);
-        expect(res.statusCode).toBe(400);
+        expectRefusal(res);
         expect(res.json().message).toBe(MSG.topupGroupRatioInvalid);
       }
       await putOk('TopupGroupRatio', '{"default":1,"vip":0.9}');
@@ -187,7 +191,7 @@ describe.each(testDialects())('options API on %s', (dialect) => {
       ['DataExportDefaultTime', 'month', 'DataExportDefaultTime: must be hour, day or week'],
     ])('refuses %s = %s', async (key, value, message) => {
       const res = await put(key, value);
-      expect(res.statusCode).toBe(400);
+      expectRefusal(res);
       expect(res.json()).toMatchObject({ success: false, message });
     });
 
@@ -206,7 +210,7 @@ describe.each(testDialects())('options API on %s', (dialect) => {
 
     it('is for super admins only', async () => {
       const res = await put('SystemName', 'Hijacked', admin);
-      expect(res.statusCode).toBe(403);
+      expectRefusal(res);
       expect(await stored('SystemName')).toBeUndefined();
     });
   });
@@ -274,7 +278,7 @@ describe.each(testDialects())('options API on %s', (dialect) => {
         await t.db.db.deleteFrom('options').execute();
         for (const [key, value] of needs) if (key !== missing) await putOk(key, value);
         const res = await put(flag, 'true');
-        expect(res.statusCode, `without ${missing}`).toBe(400);
+        expectRefusal(res);
         expect(res.json().message).toBe(message);
         expect(await stored(flag)).toBeUndefined();
       }
@@ -288,7 +292,7 @@ describe.each(testDialects())('options API on %s', (dialect) => {
 
     it('payment settings need the server address first', async () => {
       const res = await put('PayAddress', 'https://pay.example');
-      expect(res.statusCode).toBe(400);
+      expectRefusal(res);
       expect(res.json().message).toBe(MSG.fillServerAddressFirst);
       expect((await put('EpayKey', 'k')).json().message).toBe(MSG.fillServerAddressFirst);
       await putOk('PayAddress', '');
@@ -305,7 +309,7 @@ describe.each(testDialects())('options API on %s', (dialect) => {
 
     it('GroupRatio must keep the default group', async () => {
       const res = await put('GroupRatio', '{"vip":1}');
-      expect(res.statusCode).toBe(400);
+      expectRefusal(res);
       expect(res.json().message).toBe(MSG.groupRatioNeedsDefault);
       await putOk('GroupRatio', '{"default":1,"pro":0.8}');
     });
@@ -326,7 +330,7 @@ describe.each(testDialects())('options API on %s', (dialect) => {
     it('is for super admins only', async () => {
       await putOk('ModelRatio', '{"my-model":3}');
       const res = await t.call({ method: 'POST', url: '/api/option/rest_model_ratio', as: admin });
-      expect(res.statusCode).toBe(403);
+      expectRefusal(res);
       expect(await listed('ModelRatio')).toBe('{"my-model":3}');
     });
   });
@@ -344,7 +348,7 @@ describe.each(testDialects())('options API on %s', (dialect) => {
 
     it('is refused to regular users', async () => {
       const user = await t.createUser();
-      expect((await t.call({ method: 'GET', url: '/api/group/', as: user })).statusCode).toBe(403);
+      expectRefusal(await t.call({ method: 'GET', url: '/api/group/', as: user }));
     });
   });
 });

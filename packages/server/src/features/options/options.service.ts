@@ -5,20 +5,31 @@ import {
   DEFAULT_GROUP,
   DEFAULT_MODEL_RATIO,
   MSG,
+  OPTION_ALIASES,
   OPTION_DEFS,
   OPTION_KEYS,
-  isOptionKey,
   isSecretOption,
   parseOptionValue,
+  resolveOptionKey,
 } from '@sluice/shared';
 import type { OptionDef, OptionEntry, OptionKey, OptionValue } from '@sluice/shared';
 import type { AppContext } from '../../app-context.js';
 import { badRequest } from '../../http/envelope.js';
 import type { OptionStore } from './option-store.js';
 
-/** Every option the console may see: stored or default, secrets left out entirely. */
+/**
+ * Every option the console may see: stored or default, secrets left out entirely. Aliases follow with
+ * the value of the option they name, for consoles that read an option under its other name.
+ */
 export function listOptions(options: OptionStore): OptionEntry[] {
-  return OPTION_KEYS.filter((key) => !isSecretOption(key)).map((key) => ({ key, value: options.raw(key) }));
+  const entries: OptionEntry[] = OPTION_KEYS.filter((key) => !isSecretOption(key)).map((key) => ({
+    key,
+    value: options.raw(key),
+  }));
+  for (const [alias, key] of Object.entries(OPTION_ALIASES)) {
+    if (!isSecretOption(key)) entries.push({ key: alias, value: options.raw(key) });
+  }
+  return entries;
 }
 
 /** GET /api/group/: the groups that have a ratio. */
@@ -73,25 +84,33 @@ function wireForm<K extends OptionKey>(key: K, value: string, parsed: OptionValu
   return kind === 'int' || kind === 'number' ? String(parsed) : value;
 }
 
-/** Validates one key/value pair and returns its stored string; throws a 400 with the reason. */
-export function validateOption(options: OptionStore, key: string, value: string): string {
-  if (!isOptionKey(key)) throw badRequest(MSG.unknownOption(key));
+/**
+ * Validates one key/value pair and returns the registry key (an alias resolved) and the string to
+ * store; throws a 400 with the reason.
+ */
+export function validateOption(
+  options: OptionStore,
+  name: string,
+  value: string,
+): { key: OptionKey; stored: string } {
+  const key = resolveOptionKey(name);
+  if (key === undefined) throw badRequest(MSG.unknownOption(name));
   const parsed = parseOptionValue(key, value);
   if (!parsed.ok) {
     // Sentences written for this key (invalid JSON, the top-up ratio) stand alone; the generic
     // ones ("must be at least 1") need the key named.
     const def: OptionDef = OPTION_DEFS[key];
     const standalone = parsed.message === MSG.notValidJson || def.invalidMessage !== undefined;
-    throw badRequest(standalone ? parsed.message : `${key}: ${parsed.message}`);
+    throw badRequest(standalone ? parsed.message : `${name}: ${parsed.message}`);
   }
   const problem = CROSS_KEY_RULES[key]?.(parsed.value, options);
   if (problem) throw badRequest(problem);
-  return wireForm(key, value, parsed.value);
+  return { key, stored: wireForm(key, value, parsed.value) };
 }
 
 /** PUT /api/option/: validates, stores and applies the value before answering. */
-export async function updateOption(ctx: AppContext, key: string, value: string): Promise<void> {
-  const stored = validateOption(ctx.options, key, value);
+export async function updateOption(ctx: AppContext, name: string, value: string): Promise<void> {
+  const { key, stored } = validateOption(ctx.options, name, value);
   // set() refreshes this node's copy before it returns, so the next request sees the new value.
   await ctx.options.set(key, stored);
 }

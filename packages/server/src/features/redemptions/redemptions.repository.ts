@@ -1,6 +1,6 @@
 // The redemptions table. State changes are conditional UPDATEs on the status they start from, so
 // an edit, a status change and a redemption racing on one code cannot both win.
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Kysely, SelectQueryBuilder, Transaction, Updateable } from 'kysely';
 import { REDEMPTION_STATUS } from '@sluice/shared';
 import type { RedemptionView } from '@sluice/shared';
 import type { Database, RedemptionRow, RedemptionsTable } from '../../db/tables.js';
@@ -24,20 +24,35 @@ export const findRedemptionByKey = (db: Executor, key: string) =>
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
 
-export async function listRedemptions(
+/** An id, or part of the name; undefined = every code. */
+const matching = <O>(q: SelectQueryBuilder<Database, 'redemptions', O>, keyword: string | undefined) => {
+  const out = q.where('deleted_at', 'is', null);
+  if (keyword === undefined) return out;
+  return out.where((eb) =>
+    /^\d+$/.test(keyword) && Number(keyword) <= Number.MAX_SAFE_INTEGER
+      ? eb.or([eb('id', '=', Number(keyword)), likeContains('name', keyword)])
+      : likeContains('name', keyword),
+  );
+};
+
+/** Live codes matching the keyword, newest first. */
+export const listRedemptions = (
   db: Kysely<Database>,
-  opts: { offset: number; limit: number; keyword?: string },
-): Promise<RedemptionRow[]> {
-  let q = db.selectFrom('redemptions').selectAll().where('deleted_at', 'is', null);
-  const keyword = opts.keyword;
-  if (keyword !== undefined) {
-    q = q.where((eb) =>
-      /^\d+$/.test(keyword) && Number(keyword) <= Number.MAX_SAFE_INTEGER
-        ? eb.or([eb('id', '=', Number(keyword)), likeContains('name', keyword)])
-        : likeContains('name', keyword),
-    );
-  }
-  return q.orderBy('id', 'desc').limit(opts.limit).offset(opts.offset).execute();
+  keyword: string | undefined,
+  page: { offset: number; limit: number },
+): Promise<RedemptionRow[]> =>
+  matching(db.selectFrom('redemptions').selectAll(), keyword)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+
+/** How many live codes match the keyword (for the paged answer). */
+export async function countRedemptions(db: Kysely<Database>, keyword: string | undefined): Promise<number> {
+  const row = await matching(db.selectFrom('redemptions'), keyword)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /** Applies `changes` only while the code is in one of `fromStatuses`; false when it was not. */

@@ -11,8 +11,13 @@ import {
 import type { AppContext } from '../../app-context.js';
 import { currentUser } from '../../http/auth-guard.js';
 import { notFound, ok, parseInput } from '../../http/envelope.js';
-import { idParam, isStatusOnly, withAndWithoutSlash } from '../logs/list-helpers.js';
-import { findRedemption, listRedemptions, toRedemptionView } from './redemptions.repository.js';
+import { idParam, isStatusOnly, listAnswer, listPaging, withAndWithoutSlash } from '../logs/list-helpers.js';
+import {
+  countRedemptions,
+  findRedemption,
+  listRedemptions,
+  toRedemptionView,
+} from './redemptions.repository.js';
 import {
   createRedemptions,
   deleteRedemption,
@@ -22,12 +27,24 @@ import {
 } from './redemptions.service.js';
 
 export function registerRedemptionRoutes(app: FastifyInstance, ctx: AppContext): void {
+  /** `size` codes as a plain array, or the page object when the client sent page_size. */
+  const list = (
+    q: { p: number; size: number; page_size?: number | undefined },
+    keyword: string | undefined,
+  ) => {
+    const paging = listPaging(q, q.size);
+    const rows = listRedemptions(ctx.db, keyword, { offset: paging.offset, limit: paging.pageSize });
+    return listAnswer(
+      paging,
+      rows.then((found) => found.map(toRedemptionView)),
+      () => countRedemptions(ctx.db, keyword),
+    );
+  };
+
   for (const url of withAndWithoutSlash('/api/redemption/')) {
-    app.get(url, { config: { auth: 'admin' } }, async (req) => {
-      const q = parseInput(redemptionListQuery, req.query);
-      const rows = await listRedemptions(ctx.db, { offset: q.p * q.size, limit: q.size });
-      return ok(rows.map(toRedemptionView));
-    });
+    app.get(url, { config: { auth: 'admin' } }, async (req) =>
+      ok(await list(parseInput(redemptionListQuery, req.query), undefined)),
+    );
 
     app.post(url, { config: { auth: 'admin' } }, async (req) =>
       ok(await createRedemptions(ctx, currentUser(req), parseInput(redemptionCreateSchema, req.body))),
@@ -44,12 +61,7 @@ export function registerRedemptionRoutes(app: FastifyInstance, ctx: AppContext):
 
   app.get('/api/redemption/search', { config: { auth: 'admin' } }, async (req) => {
     const q = parseInput(redemptionSearchQuery, req.query);
-    const rows = await listRedemptions(ctx.db, {
-      offset: q.p * q.size,
-      limit: q.size,
-      ...(q.keyword !== undefined ? { keyword: q.keyword } : {}),
-    });
-    return ok(rows.map(toRedemptionView));
+    return ok(await list(q, q.keyword));
   });
 
   app.get('/api/redemption/:id', { config: { auth: 'admin' } }, async (req) => {

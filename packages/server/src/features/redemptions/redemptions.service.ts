@@ -9,7 +9,7 @@ import type { Database, RedemptionsTable, UserRow } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/envelope.js';
 import type { ApiError } from '../../http/envelope.js';
 import { randomString } from '../../platform/random.js';
-import { describeQuota } from '../logs/log-text.js';
+import { redeemLogText } from '../logs/log-text.js';
 import { recordLog } from '../logs/logs.repository.js';
 import {
   claimRedemption,
@@ -99,7 +99,7 @@ export async function redeem(ctx: AppContext, user: UserRow, key: string): Promi
       type: LOG_TYPE.topup,
       createdAt: now,
       quota,
-      content: `redeemed code "${code.name}" (id ${Number(code.id)}) for ${describeQuota(ctx.options, quota)}`,
+      ...redeemLogText(ctx.options, { id: Number(code.id), name: code.name, quota }),
     });
     return quota;
   });

@@ -2,13 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_TYPE, MSG, REDEMPTION_STATUS, ROLE } from '@sluice/shared';
 import type { RedemptionView } from '@sluice/shared';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp } from '../../test-support/test-app.js';
+import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
 
 interface Answer<T> {
   success: boolean;
   message: string;
   data: T;
+}
+
+interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  page_size: number;
 }
 
 describe.each(testDialects())('redemption codes on %s', (dialect) => {
@@ -56,19 +63,19 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
     [{ name: 'n', quota: 1, count: 101 }, MSG.redemptionCountInvalid(100)],
   ])('refuses %o with "%s"', async (payload, message) => {
     const res = await t.call({ method: 'POST', url: '/api/redemption/', as: admin, payload });
-    expect(res.statusCode).toBe(400);
+    expectRefusal(res);
     expect(res.json().message).toBe(message);
   });
 
   it('refuses the admin routes to a regular user', async () => {
-    expect((await t.call({ method: 'GET', url: '/api/redemption/', as: user })).statusCode).toBe(403);
+    expectRefusal(await t.call({ method: 'GET', url: '/api/redemption/', as: user }));
     const post = await t.call({
       method: 'POST',
       url: '/api/redemption/',
       as: user,
       payload: { name: 'x', quota: 1 },
     });
-    expect(post.statusCode).toBe(403);
+    expectRefusal(post);
   });
 
   it('lists newest first with 0-based pages, and searches by id or name', async () => {
@@ -99,6 +106,40 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
     expect(one.json<Answer<RedemptionView>>().data.key).toBe(target.key);
   });
 
+  it('answers the page object with the total of all matches when page_size is sent', async () => {
+    await createCodes({ name: 'pagedlist', quota: 3, count: 5 });
+    const get = async (url: string) =>
+      (await t.call({ method: 'GET', url, as: admin })).json<Answer<unknown>>();
+    const live = Number(
+      (
+        await t.db.db
+          .selectFrom('redemptions')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('deleted_at', 'is', null)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    // With page_size, p counts from 1 as in new-api's paged lists.
+    const first = (await get('/api/redemption/?p=1&page_size=2')).data as Page<RedemptionView>;
+    expect(first).toMatchObject({ page: 1, page_size: 2, total: live });
+    expect(first.items).toHaveLength(2);
+    const search = (p: string) => get(`/api/redemption/search?keyword=pagedlist&p=${p}&page_size=2`);
+    const hits = (await search('3')).data as Page<RedemptionView>;
+    expect(hits).toMatchObject({ page: 3, page_size: 2, total: 5 });
+    expect(hits.items.map((r) => r.name)).toEqual(['pagedlist']);
+    // A page number that does not parse is the first page, on both routes.
+    for (const p of ['first', '-1', '', '0']) {
+      const body = await search(p);
+      expect(body.success).toBe(true);
+      expect(body.data).toMatchObject({ page: 1, total: 5 });
+      const plain = await get(`/api/redemption/?p=${p}`);
+      expect(plain.success).toBe(true);
+      expect((plain.data as RedemptionView[]).map((r) => r.id)).toEqual(
+        ((await get('/api/redemption/?p=0')).data as RedemptionView[]).map((r) => r.id),
+      );
+    }
+  });
+
   it('redeems a code once: credits the quota, marks it used and writes a top-up log', async () => {
     const [key] = await createCodes({ name: 'welcome', quota: 250000 });
     const before = await quotaOf(user.id);
@@ -117,10 +158,17 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
     expect(log.content).toBe(`redeemed code "welcome" (id ${Number(row.id)}) for $0.50`);
+    // The facts the console words the row from, in the reader's language.
+    expect(JSON.parse(log.other)).toEqual({
+      event: 'redeem',
+      redemption_id: Number(row.id),
+      redemption_name: 'welcome',
+      quota: 250000,
+    });
     expect(Number(log.quota)).toBe(250000);
 
     const again = await redeem(user, key);
-    expect(again.statusCode).toBe(400);
+    expectRefusal(again);
     expect(again.json().message).toBe(MSG.redemptionUsed);
     expect(await quotaOf(user.id)).toBe(before + 250000);
   });
@@ -145,7 +193,7 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
       [undefined, MSG.enterRedemptionCode],
     ] as const) {
       const res = await redeem(user, key);
-      expect(res.statusCode).toBe(400);
+      expectRefusal(res);
       expect(res.json().message).toBe(message);
     }
     expect(await quotaOf(user.id)).toBe(before);
@@ -169,7 +217,7 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
       as: admin,
       payload: { id, quota: 999 },
     });
-    expect(late.statusCode).toBe(400);
+    expectRefusal(late);
     expect(late.json().message).toBe(MSG.redemptionNotEditable);
     for (const status of [1, 2]) {
       const res = await t.call({
@@ -178,7 +226,7 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
         as: admin,
         payload: { id, status },
       });
-      expect(res.statusCode).toBe(400);
+      expectRefusal(res);
       expect(res.json().message).toBe(MSG.redemptionUsedCannotChange);
     }
     expect(await codeRow(key as string)).toMatchObject({ status: REDEMPTION_STATUS.used, quota: 20 });
@@ -189,7 +237,7 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
       as: admin,
       payload: { id: 999999, name: 'x' },
     });
-    expect(missing.statusCode).toBe(404);
+    expectRefusal(missing);
   });
 
   it('re-enables a disabled code so it can be redeemed', async () => {
@@ -208,11 +256,9 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) => redeem(racers[i % racers.length] as Caller, key)),
     );
-    const wins = results.filter((r) => r.statusCode === 200);
+    const wins = results.filter((r) => r.json().success);
     expect(wins).toHaveLength(1);
-    expect(
-      results.filter((r) => r.statusCode === 400).every((r) => r.json().message === MSG.redemptionUsed),
-    ).toBe(true);
+    for (const lost of results.filter((r) => !r.json().success)) expectRefusal(lost, MSG.redemptionUsed);
     const quotas = await Promise.all(racers.map((r) => quotaOf(r.id)));
     expect(quotas.reduce((a, b) => a + b, 0)).toBe(777);
     const logs = await t.db.db

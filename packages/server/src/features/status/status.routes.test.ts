@@ -79,6 +79,10 @@ describe.each(testDialects())('site status on %s', (dialect) => {
       turnstile_check: false,
       password_login: true,
       register_enabled: true,
+      docs_link: '',
+      demo_site_enabled: false,
+      self_use_mode_enabled: false,
+      usd_exchange_rate: 7.3,
     });
     expect(status.chats.length).toBeGreaterThan(0);
   });
@@ -101,6 +105,10 @@ describe.each(testDialects())('site status on %s', (dialect) => {
     await put('LinuxDOClientId', 'ld-client-id');
     await put('TurnstileSiteKey', 'site-key');
     await put('DisplayInCurrencyEnabled', 'false');
+    await put('DocsLink', 'https://docs.gw.example');
+    await put('DemoSiteEnabled', 'true');
+    await put('SelfUseModeEnabled', 'true');
+    await put('USDExchangeRate', '7.05');
     expect(await getStatus()).toMatchObject({
       server_address: 'https://gw.example',
       top_up_link: 'https://shop.example/topup',
@@ -119,6 +127,10 @@ describe.each(testDialects())('site status on %s', (dialect) => {
       linuxdo_client_id: 'ld-client-id',
       turnstile_site_key: 'site-key',
       display_in_currency: false,
+      docs_link: 'https://docs.gw.example',
+      demo_site_enabled: true,
+      self_use_mode_enabled: true,
+      usd_exchange_rate: 7.05,
     });
   });
 

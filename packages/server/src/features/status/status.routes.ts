@@ -51,6 +51,10 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext): voi
       wechat_qrcode: o.get('WeChatAccountQRCodeImageURL'),
       telegram_oauth: o.get('TelegramOAuthEnabled'),
       telegram_bot_name: o.get('TelegramBotName'),
+      docs_link: o.get('DocsLink'),
+      demo_site_enabled: o.get('DemoSiteEnabled'),
+      self_use_mode_enabled: o.get('SelfUseModeEnabled'),
+      usd_exchange_rate: o.get('USDExchangeRate'),
     };
     return ok(status);
   });

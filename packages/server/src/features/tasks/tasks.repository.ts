@@ -1,4 +1,6 @@
-// Drawing (midjourneys) and async task (tasks) records, newest first, filtered on submit_time.
+// Drawing (midjourneys) and async task (tasks) records, newest first, filtered on submit_time and
+// paged as new-api pages them (0-based page, no total). Drawing times are unix milliseconds, task
+// times unix seconds; the filters arrive in the same unit as the table's.
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { MidjourneyItem, MjListQuery, TaskItem, TaskListQuery } from '@sluice/shared';
 import type { Database, MidjourneyRow, TaskRow } from '../../db/tables.js';
@@ -8,59 +10,44 @@ interface Scope {
   userId?: number;
 }
 
-function common<T extends 'midjourneys' | 'tasks', O>(
+interface CommonFilters extends Scope {
+  p: number;
+  page_size: number;
+  channel_id?: number | undefined;
+  start_timestamp?: number | undefined;
+  end_timestamp?: number | undefined;
+}
+
+function filterAndPage<T extends 'midjourneys' | 'tasks', O>(
   q: SelectQueryBuilder<Database, T, O>,
-  f: { userId?: number; channel_id?: number; start_timestamp?: number; end_timestamp?: number },
-) {
+  f: CommonFilters,
+): SelectQueryBuilder<Database, T, O> {
   // The two tables share these columns; Kysely cannot see that through the generic table name.
   let out = q as unknown as SelectQueryBuilder<Database, 'tasks', O>;
   if (f.userId !== undefined) out = out.where('user_id', '=', f.userId);
   else if (f.channel_id !== undefined) out = out.where('channel_id', '=', f.channel_id);
   if (f.start_timestamp !== undefined) out = out.where('submit_time', '>=', f.start_timestamp);
   if (f.end_timestamp !== undefined) out = out.where('submit_time', '<=', f.end_timestamp);
+  out = out
+    .orderBy('id', 'desc')
+    .limit(f.page_size)
+    .offset(f.p * f.page_size);
   return out as unknown as SelectQueryBuilder<Database, T, O>;
 }
 
 export async function listMidjourneys(
   db: Kysely<Database>,
   q: MjListQuery & Scope,
-): Promise<{ rows: MidjourneyRow[]; total: number }> {
-  const filtered = <O>(b: SelectQueryBuilder<Database, 'midjourneys', O>) => {
-    const out = common(b, q);
-    return q.mj_id === undefined ? out : out.where('mj_id', '=', q.mj_id);
-  };
-  const [rows, count] = await Promise.all([
-    filtered(db.selectFrom('midjourneys').selectAll())
-      .orderBy('id', 'desc')
-      .limit(q.page_size)
-      .offset((q.p - 1) * q.page_size)
-      .execute(),
-    filtered(db.selectFrom('midjourneys'))
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirst(),
-  ]);
-  return { rows, total: Number(count?.n ?? 0) };
+): Promise<MidjourneyRow[]> {
+  let query = db.selectFrom('midjourneys').selectAll();
+  if (q.mj_id !== undefined) query = query.where('mj_id', '=', q.mj_id);
+  return filterAndPage(query, q).execute();
 }
 
-export async function listTasks(
-  db: Kysely<Database>,
-  q: TaskListQuery & Scope,
-): Promise<{ rows: TaskRow[]; total: number }> {
-  const filtered = <O>(b: SelectQueryBuilder<Database, 'tasks', O>) => {
-    const out = common(b, q);
-    return q.task_id === undefined ? out : out.where('task_id', '=', q.task_id);
-  };
-  const [rows, count] = await Promise.all([
-    filtered(db.selectFrom('tasks').selectAll())
-      .orderBy('id', 'desc')
-      .limit(q.page_size)
-      .offset((q.p - 1) * q.page_size)
-      .execute(),
-    filtered(db.selectFrom('tasks'))
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirst(),
-  ]);
-  return { rows, total: Number(count?.n ?? 0) };
+export async function listTasks(db: Kysely<Database>, q: TaskListQuery & Scope): Promise<TaskRow[]> {
+  let query = db.selectFrom('tasks').selectAll();
+  if (q.task_id !== undefined) query = query.where('task_id', '=', q.task_id);
+  return filterAndPage(query, q).execute();
 }
 
 export function toMidjourneyItem(row: MidjourneyRow, asAdmin: boolean): MidjourneyItem {

@@ -1,43 +1,31 @@
 // Drawing (/api/mj/) and async task (/api/task/) lists: everyone's for admins, one's own for users.
+// Both answer a plain array of rows for a 0-based `p`, as new-api does (see mjListQuery).
 import type { FastifyInstance } from 'fastify';
 import { mjListQuery, taskListQuery } from '@sluice/shared';
 import type { AppContext } from '../../app-context.js';
 import { currentUser } from '../../http/auth-guard.js';
 import { ok, parseInput } from '../../http/envelope.js';
-import { pageOf, withAndWithoutSlash } from '../logs/list-helpers.js';
+import { withAndWithoutSlash } from '../logs/list-helpers.js';
 import { listMidjourneys, listTasks, toMidjourneyItem, toTaskItem } from './tasks.repository.js';
 
 export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const mj = async (query: unknown, self: number | null) => {
+  /** `self` is the caller's id on the self routes, null on the admin ones. */
+  const drawings = async (query: unknown, self: number | null) => {
     const q = parseInput(mjListQuery, query);
-    const { rows, total } = await listMidjourneys(ctx.db, self === null ? q : { ...q, userId: self });
-    return ok(
-      pageOf(
-        rows.map((r) => toMidjourneyItem(r, self === null)),
-        q.p,
-        q.page_size,
-        total,
-      ),
-    );
+    const rows = await listMidjourneys(ctx.db, self === null ? q : { ...q, userId: self });
+    return ok(rows.map((r) => toMidjourneyItem(r, self === null)));
   };
   const tasks = async (query: unknown, self: number | null) => {
     const q = parseInput(taskListQuery, query);
-    const { rows, total } = await listTasks(ctx.db, self === null ? q : { ...q, userId: self });
-    return ok(
-      pageOf(
-        rows.map((r) => toTaskItem(r, self === null)),
-        q.p,
-        q.page_size,
-        total,
-      ),
-    );
+    const rows = await listTasks(ctx.db, self === null ? q : { ...q, userId: self });
+    return ok(rows.map((r) => toTaskItem(r, self === null)));
   };
 
   for (const url of withAndWithoutSlash('/api/mj/')) {
-    app.get(url, { config: { auth: 'admin' } }, async (req) => mj(req.query, null));
+    app.get(url, { config: { auth: 'admin' } }, async (req) => drawings(req.query, null));
   }
   for (const url of withAndWithoutSlash('/api/mj/self/')) {
-    app.get(url, { config: { auth: 'user' } }, async (req) => mj(req.query, currentUser(req).id));
+    app.get(url, { config: { auth: 'user' } }, async (req) => drawings(req.query, currentUser(req).id));
   }
   for (const url of withAndWithoutSlash('/api/task/')) {
     app.get(url, { config: { auth: 'admin' } }, async (req) => tasks(req.query, null));

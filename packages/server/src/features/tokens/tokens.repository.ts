@@ -1,5 +1,5 @@
 // The tokens table, always scoped to the owner: a token of another user is simply not found.
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { Insertable, Kysely, SelectQueryBuilder, Transaction, Updateable } from 'kysely';
 import { TOKEN_STATUS } from '@sluice/shared';
 import type { TokenView } from '@sluice/shared';
 import type { Database, TokenRow, TokensTable } from '../../db/tables.js';
@@ -16,15 +16,43 @@ export const findOwnToken = (db: Executor, userId: number, id: number) =>
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
 
-export async function listOwnTokens(
+export interface TokenFilter {
+  /** Part of the name. */
+  name?: string | undefined;
+  /** Part of the key (without "sk-"). */
+  key?: string | undefined;
+}
+
+const ownTokens = <O>(q: SelectQueryBuilder<Database, 'tokens', O>, userId: number, filter: TokenFilter) => {
+  let out = q.where('user_id', '=', userId).where('deleted_at', 'is', null);
+  if (filter.name !== undefined) out = out.where(likeContains('name', filter.name));
+  if (filter.key !== undefined) out = out.where(likeContains('key', filter.key));
+  return out;
+};
+
+/** The owner's live tokens matching the filter, newest first. */
+export const listOwnTokens = (
   db: Kysely<Database>,
   userId: number,
-  opts: { offset: number; limit: number; name?: string; key?: string },
-): Promise<TokenRow[]> {
-  let q = db.selectFrom('tokens').selectAll().where('user_id', '=', userId).where('deleted_at', 'is', null);
-  if (opts.name !== undefined) q = q.where(likeContains('name', opts.name));
-  if (opts.key !== undefined) q = q.where(likeContains('key', opts.key));
-  return q.orderBy('id', 'desc').limit(opts.limit).offset(opts.offset).execute();
+  filter: TokenFilter,
+  page: { offset: number; limit: number },
+): Promise<TokenRow[]> =>
+  ownTokens(db.selectFrom('tokens').selectAll(), userId, filter)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+
+/** How many of the owner's live tokens match the filter (for the paged answer). */
+export async function countOwnTokens(
+  db: Kysely<Database>,
+  userId: number,
+  filter: TokenFilter,
+): Promise<number> {
+  const row = await ownTokens(db.selectFrom('tokens'), userId, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 export async function insertTokens(

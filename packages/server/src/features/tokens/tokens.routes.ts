@@ -11,18 +11,33 @@ import {
 import type { AppContext } from '../../app-context.js';
 import { currentUser } from '../../http/auth-guard.js';
 import { notFound, ok, parseInput } from '../../http/envelope.js';
-import { idParam, isStatusOnly, withAndWithoutSlash } from '../logs/list-helpers.js';
-import { findOwnToken, listOwnTokens, toTokenView } from './tokens.repository.js';
+import type { UserRow } from '../../db/tables.js';
+import { idParam, isStatusOnly, listAnswer, listPaging, withAndWithoutSlash } from '../logs/list-helpers.js';
+import { countOwnTokens, findOwnToken, listOwnTokens, toTokenView } from './tokens.repository.js';
+import type { TokenFilter } from './tokens.repository.js';
 import { createTokens, deleteToken, setTokenStatus, updateToken } from './tokens.service.js';
 
 export function registerTokenRoutes(app: FastifyInstance, ctx: AppContext): void {
+  /** The caller's tokens: `size` rows as a plain array, or the page object when page_size was sent. */
+  const list = (
+    user: UserRow,
+    q: { p: number; size: number; page_size?: number | undefined },
+    filter: TokenFilter,
+  ) => {
+    const paging = listPaging(q, q.size);
+    const now = ctx.clock.now();
+    const rows = listOwnTokens(ctx.db, user.id, filter, { offset: paging.offset, limit: paging.pageSize });
+    return listAnswer(
+      paging,
+      rows.then((found) => found.map((r) => toTokenView(r, now))),
+      () => countOwnTokens(ctx.db, user.id, filter),
+    );
+  };
+
   for (const url of withAndWithoutSlash('/api/token/')) {
-    app.get(url, { config: { auth: 'user' } }, async (req) => {
-      const q = parseInput(tokenListQuery, req.query);
-      const rows = await listOwnTokens(ctx.db, currentUser(req).id, { offset: q.p * q.size, limit: q.size });
-      const now = ctx.clock.now();
-      return ok(rows.map((r) => toTokenView(r, now)));
-    });
+    app.get(url, { config: { auth: 'user' } }, async (req) =>
+      ok(await list(currentUser(req), parseInput(tokenListQuery, req.query), {})),
+    );
 
     app.post(url, { config: { auth: 'user' } }, async (req) =>
       ok(await createTokens(ctx, currentUser(req), parseInput(tokenCreateSchema, req.body))),
@@ -41,14 +56,7 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: AppContext): void
   app.get('/api/token/search', { config: { auth: 'user' } }, async (req) => {
     const q = parseInput(tokenSearchQuery, req.query);
     const key = q.token?.startsWith(TOKEN_KEY_PREFIX) ? q.token.slice(TOKEN_KEY_PREFIX.length) : q.token;
-    const rows = await listOwnTokens(ctx.db, currentUser(req).id, {
-      offset: q.p * q.size,
-      limit: q.size,
-      ...(q.keyword !== undefined ? { name: q.keyword } : {}),
-      ...(key ? { key } : {}),
-    });
-    const now = ctx.clock.now();
-    return ok(rows.map((r) => toTokenView(r, now)));
+    return ok(await list(currentUser(req), q, { name: q.keyword, key: key || undefined }));
   });
 
   app.get('/api/token/:id', { config: { auth: 'user' } }, async (req) => {

@@ -2,13 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, TOKEN_STATUS } from '@sluice/shared';
 import type { TokenView } from '@sluice/shared';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp } from '../../test-support/test-app.js';
+import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
 
 interface Answer<T> {
   success: boolean;
   message: string;
   data: T;
+}
+
+interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  page_size: number;
 }
 
 describe.each(testDialects())('tokens API on %s', (dialect) => {
@@ -67,9 +74,7 @@ describe.each(testDialects())('tokens API on %s', (dialect) => {
     [{ name: 'i', allow_ips: '10.0.0.1\nnot-an-ip' }, MSG.allowIpInvalid('not-an-ip')],
     [{ name: 'i', allow_ips: '10.0.0.0/33' }, MSG.allowIpInvalid('10.0.0.0/33')],
   ])('refuses %o with "%s"', async (payload, message) => {
-    const { status, body } = await create(alice, payload);
-    expect(status).toBe(400);
-    expect(body.message).toBe(message);
+    expectRefusal(await t.call({ method: 'POST', url: '/api/token/', as: alice, payload }), message);
   });
 
   it("accepts the admin's selectable groups and the user's own group", async () => {
@@ -104,6 +109,37 @@ describe.each(testDialects())('tokens API on %s', (dialect) => {
       Answer<TokenView[]>
     >().data;
     expect(aliceList.every((r) => r.user_id === alice.id)).toBe(true);
+  });
+
+  it('answers the page object when page_size is sent, and reads a bad page number as the first', async () => {
+    const dave = await t.createUser();
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.push((await createOne(dave, { name: i < 3 ? `pick${i}` : `skip${i}` })).id);
+    const get = async (url: string) =>
+      (await t.call({ method: 'GET', url, as: dave })).json<Answer<unknown>>();
+    const newest = ids.slice().reverse();
+    // With page_size, p counts from 1 as in new-api's paged lists.
+    expect((await get('/api/token/?p=2&page_size=2')).data).toMatchObject({
+      page: 2,
+      page_size: 2,
+      total: 5,
+      items: newest.slice(2, 4).map((id) => ({ id })),
+    });
+    // page_size takes the place of size.
+    expect((await get('/api/token/?p=0&size=1&page_size=4')).data).toMatchObject({ page_size: 4, total: 5 });
+    const search = (await get('/api/token/search?keyword=pick&p=1&page_size=2')).data as Page<TokenView>;
+    expect(search).toMatchObject({ page: 1, page_size: 2, total: 3 });
+    expect(search.items.map((r) => r.name)).toEqual(['pick2', 'pick1']);
+    for (const p of ['nope', '-2', '3.5']) {
+      const plain = await get(`/api/token/?p=${p}&size=2`);
+      expect(plain.success).toBe(true);
+      expect((plain.data as TokenView[]).map((r) => r.id)).toEqual(newest.slice(0, 2));
+      expect((await get(`/api/token/search?keyword=pick&p=${p}&page_size=2`)).data).toMatchObject({
+        page: 1,
+        items: [{ name: 'pick2' }, { name: 'pick1' }],
+      });
+    }
   });
 
   it('searches by part of the name and by part of the key, with or without sk-', async () => {
@@ -143,7 +179,7 @@ describe.each(testDialects())('tokens API on %s', (dialect) => {
       as: alice,
       payload: { id: token.id, expired_time: 5 },
     });
-    expect(bad.statusCode).toBe(400);
+    expectRefusal(bad);
     expect(bad.json().message).toBe(MSG.expiryInPast);
   });
 
@@ -157,7 +193,7 @@ describe.each(testDialects())('tokens API on %s', (dialect) => {
     ];
     for (const attempt of attempts) {
       const res = await t.call({ ...attempt, as: bob });
-      expect(res.statusCode, `${attempt.method} ${attempt.url}`).toBe(404);
+      expectRefusal(res);
     }
     const row = await rowOf(token.id);
     expect(row).toMatchObject({ name: 'private', status: 1, deleted_at: null });
@@ -183,7 +219,7 @@ describe.each(testDialects())('tokens API on %s', (dialect) => {
       as: alice,
       payload: { id: token.id, status: 3 },
     });
-    expect(invalid.statusCode).toBe(400);
+    expectRefusal(invalid);
   });
 
   it('refuses to enable an expired token or one whose quota is used up', async () => {
@@ -204,7 +240,7 @@ describe.each(testDialects())('tokens API on %s', (dialect) => {
         as: alice,
         payload: payload(1),
       });
-      expect(res.statusCode).toBe(400);
+      expectRefusal(res);
       expect(res.json().message).toBe(message);
       expect((await rowOf(token.id)).status).toBe(TOKEN_STATUS.disabled);
     }
@@ -228,14 +264,15 @@ describe.each(testDialects())('tokens API on %s', (dialect) => {
     const token = await createOne(alice, { name: 'doomed' });
     const del = await t.call({ method: 'DELETE', url: `/api/token/${token.id}/`, as: alice });
     expect(del.statusCode).toBe(200);
-    expect((await t.call({ method: 'GET', url: `/api/token/${token.id}`, as: alice })).statusCode).toBe(404);
+    expectRefusal(await t.call({ method: 'GET', url: `/api/token/${token.id}`, as: alice }));
     const list = await t.call({ method: 'GET', url: '/api/token/?size=100', as: alice });
     expect(list.json<Answer<TokenView[]>>().data.some((r) => r.id === token.id)).toBe(false);
     const row = await rowOf(token.id);
     expect(row.deleted_at).not.toBeNull();
     expect(row.status).toBe(TOKEN_STATUS.disabled);
-    expect((await t.call({ method: 'DELETE', url: `/api/token/${token.id}/`, as: alice })).statusCode).toBe(
-      404,
+    expectRefusal(
+      await t.call({ method: 'DELETE', url: `/api/token/${token.id}/`, as: alice }),
+      MSG.notFound,
     );
   });
 

@@ -8,7 +8,7 @@ import type { AppContext } from '../../app-context.js';
 import type { UserRow } from '../../db/tables.js';
 import { badRequest } from '../../http/envelope.js';
 import { randomString } from '../../platform/random.js';
-import { describeQuota } from '../logs/log-text.js';
+import { onlineTopupLogText } from '../logs/log-text.js';
 import { recordLog } from '../logs/logs.repository.js';
 import { epaySign, epaySubmitUrl, epayVerify } from './epay.js';
 import { minTopupAmount, payMoney, sameMoney, topupUnits, unitsToQuota } from './pay-money.js';
@@ -141,7 +141,12 @@ export async function handleEpayNotify(
       type: LOG_TYPE.topup,
       createdAt: ctx.clock.now(),
       quota,
-      content: `online top-up of ${describeQuota(ctx.options, quota)}, paid ${params.money} (order ${tradeNo})`,
+      ...onlineTopupLogText(ctx.options, {
+        quota,
+        money: params.money ?? '',
+        paymentMethod: order.payment_method,
+        tradeNo,
+      }),
     });
     return true;
   });

@@ -1,11 +1,13 @@
-// The caller's own account: profile, deletion, access token, invite code and transfer, models, groups.
+// The caller's own account: profile, quota warning settings, deletion, access token, invite code and
+// transfer, models, groups.
 import type { FastifyInstance } from 'fastify';
 import { selfUpdateSchema } from '@sluice/shared';
 import type { AppContext } from '../../app-context.js';
 import { currentUser } from '../../http/auth-guard.js';
 import { ok, parseInput } from '../../http/envelope.js';
 import { clearSessionCookie } from '../auth/auth.routes.js';
-import { modelsForGroup, toPublicUser } from './users.repository.js';
+import { toSelfUser, updateUserSetting } from './user-setting.js';
+import { modelsForGroup } from './users.repository.js';
 import {
   affCodeOf,
   deleteSelf,
@@ -18,7 +20,12 @@ import {
 export function registerSelfRoutes(app: FastifyInstance, ctx: AppContext): void {
   const user = { config: { auth: 'user' as const } };
 
-  app.get('/api/user/self', user, async (req) => ok(toPublicUser(currentUser(req))));
+  app.get('/api/user/self', user, async (req) => ok(toSelfUser(currentUser(req))));
+
+  app.put('/api/user/setting', user, async (req) => {
+    await updateUserSetting(ctx, currentUser(req), req.body);
+    return ok(null);
+  });
 
   app.put('/api/user/self', user, async (req) => {
     const input = parseInput(selfUpdateSchema, req.body);

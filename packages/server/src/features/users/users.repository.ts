@@ -2,7 +2,7 @@
 // access token).
 import type { PublicUser } from '@sluice/shared';
 import { sql } from 'kysely';
-import type { Kysely, SqlBool } from 'kysely';
+import type { Kysely, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { Database, UserRow, UserUpdate } from '../../db/tables.js';
 
 export type { PublicUser };
@@ -68,23 +68,27 @@ export interface Page {
   limit: number;
 }
 
-/** Every user, deregistered ones included, newest first. */
-export const listUsers = (db: Kysely<Database>, page: Page) =>
-  db.selectFrom('users').selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+export interface UserFilter {
+  /** '' = every user. */
+  keyword: string;
+  /** '' = every group. */
+  group: string;
+}
 
 // '!' escapes LIKE wildcards: backslash would need different quoting in MySQL than elsewhere.
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
 
 /**
  * Users whose username, display name or email contains the keyword (case-insensitive in every
- * dialect), or whose id equals it when it is a number; optionally only one group.
+ * dialect), or whose id equals it when it is a number; optionally only one group. Deregistered
+ * users are included.
  */
-export function searchUsers(db: Kysely<Database>, filter: { keyword: string; group: string }, page: Page) {
-  let q = db.selectFrom('users').selectAll();
+function matching<O>(q: SelectQueryBuilder<Database, 'users', O>, filter: UserFilter) {
+  let out = q;
   if (filter.keyword !== '') {
     const pattern = likePattern(filter.keyword);
     const id = /^\d{1,15}$/.test(filter.keyword) ? Number(filter.keyword) : null;
-    q = q.where((eb) =>
+    out = out.where((eb) =>
       eb.or([
         ...(id !== null ? [eb('id', '=', id)] : []),
         ...(['username', 'display_name', 'email'] as const).map(
@@ -93,8 +97,24 @@ export function searchUsers(db: Kysely<Database>, filter: { keyword: string; gro
       ]),
     );
   }
-  if (filter.group !== '') q = q.where('group', '=', filter.group);
-  return q.orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  if (filter.group !== '') out = out.where('group', '=', filter.group);
+  return out;
+}
+
+/** The matching users, newest first. */
+export const searchUsers = (db: Kysely<Database>, filter: UserFilter, page: Page) =>
+  matching(db.selectFrom('users').selectAll(), filter)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+
+/** How many users match (for the paged answer). */
+export async function countUsers(db: Kysely<Database>, filter: UserFilter): Promise<number> {
+  const row = await matching(db.selectFrom('users'), filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /** Writes the given columns of a live user; false when the user does not exist or was deregistered. */
@@ -111,6 +131,24 @@ export async function updateLiveUser(db: Kysely<Database>, id: number, patch: Us
 /** Deregisters: the row stays (logs and invites point at it), the account can no longer sign in. */
 export const softDeleteUser = (db: Kysely<Database>, id: number, now: number) =>
   updateLiveUser(db, id, { deleted_at: now });
+
+/**
+ * Adds a signed amount to the quota in one statement, so spend landing at the same moment is never
+ * overwritten. False when the user is gone or the result would fall below 0 or past the safe range.
+ */
+export async function addQuota(db: Kysely<Database>, id: number, delta: number): Promise<boolean> {
+  let update = db
+    .updateTable('users')
+    .set((eb) => ({ quota: eb('quota', '+', delta) }))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null);
+  update =
+    delta < 0
+      ? update.where('quota', '>=', -delta)
+      : update.where('quota', '<=', Number.MAX_SAFE_INTEGER - delta);
+  const result = await update.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
 
 /**
  * Moves invite earnings into quota in one statement, so parallel transfers can never spend more

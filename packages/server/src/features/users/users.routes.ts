@@ -1,6 +1,8 @@
-// The /api/user/* routes: user management (admin) here, the caller's own account in self.routes.ts.
+// The /api/user/* routes: user management (admin) here, the caller's own account in self.routes.ts;
+// and the low-quota warning that follows the relay's billing (quota-warning.ts).
 import type { FastifyInstance } from 'fastify';
 import {
+  USER_PAGE_SIZE_DEFAULT,
   userCreateSchema,
   userIdSchema,
   userListQuerySchema,
@@ -12,26 +14,36 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { currentUser } from '../../http/auth-guard.js';
 import { ok, parseInput } from '../../http/envelope.js';
+import { listAnswer, listPaging } from '../logs/list-helpers.js';
+import { registerQuotaWarnings } from './quota-warning.js';
 import { registerSelfRoutes } from './self.routes.js';
-import { listUsers, searchUsers, toPublicUser } from './users.repository.js';
+import { countUsers, searchUsers, toPublicUser } from './users.repository.js';
+import type { UserFilter } from './users.repository.js';
 import { adminCreateUser, adminUpdateUser, getUserForAdmin, manageUser } from './users.service.js';
 
 const idParams = z.object({ id: userIdSchema });
-const pageOf = (q: { p: number; page_size: number }) => ({ offset: q.p * q.page_size, limit: q.page_size });
 
 export async function registerUserRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const admin = { config: { auth: 'admin' as const } };
 
-  app.get('/api/user/', admin, async (req) => {
-    const query = parseInput(userListQuerySchema, req.query);
-    const rows = await listUsers(ctx.db, pageOf(query));
-    return ok(rows.map(toPublicUser));
-  });
+  /** Every user when the filter is empty; the page object when the client sent page_size. */
+  const list = (query: { p: number; page_size?: number | undefined }, filter: UserFilter) => {
+    const paging = listPaging(query, USER_PAGE_SIZE_DEFAULT);
+    const rows = searchUsers(ctx.db, filter, { offset: paging.offset, limit: paging.pageSize });
+    return listAnswer(
+      paging,
+      rows.then((found) => found.map(toPublicUser)),
+      () => countUsers(ctx.db, filter),
+    );
+  };
+
+  app.get('/api/user/', admin, async (req) =>
+    ok(await list(parseInput(userListQuerySchema, req.query), { keyword: '', group: '' })),
+  );
 
   app.get('/api/user/search', admin, async (req) => {
     const query = parseInput(userSearchQuerySchema, req.query);
-    const rows = await searchUsers(ctx.db, query, pageOf(query));
-    return ok(rows.map(toPublicUser));
+    return ok(await list(query, query));
   });
 
   app.get('/api/user/:id', admin, async (req) => {
@@ -46,7 +58,7 @@ export async function registerUserRoutes(app: FastifyInstance, ctx: AppContext):
 
   app.put('/api/user/', admin, async (req) => {
     const input = parseInput(userUpdateSchema, req.body);
-    return ok(await adminUpdateUser(ctx, currentUser(req), input));
+    return ok(await adminUpdateUser(ctx, currentUser(req), input, req.sessionId));
   });
 
   app.post('/api/user/manage', admin, async (req) => {
@@ -55,4 +67,5 @@ export async function registerUserRoutes(app: FastifyInstance, ctx: AppContext):
   });
 
   registerSelfRoutes(app, ctx);
+  registerQuotaWarnings(app, ctx);
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, ROLE } from '@sluice/shared';
 import { syncAbilities } from '../channels/abilities.js';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp } from '../../test-support/test-app.js';
+import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
 
 interface Answer {
@@ -67,17 +67,15 @@ describe.each(testDialects())('own account on %s', (dialect) => {
     it('checks the fields', async () => {
       const me = await t.createUser();
       const other = await t.createUser();
-      const cases: Array<[object, number, string]> = [
-        [{ password: 'short' }, 400, MSG.passwordTooShort],
-        [{ password: 'p'.repeat(21) }, 400, MSG.passwordTooLong],
-        [{ username: '' }, 400, MSG.enterUsernamePassword],
-        [{ username: 'u'.repeat(21) }, 400, MSG.usernameTooLong],
-        [{ display_name: 'd'.repeat(21) }, 400, MSG.displayNameTooLong],
-        [{ username: other.username }, 409, MSG.usernameTaken],
+      const cases: Array<[object, string]> = [
+        [{ password: 'short' }, MSG.passwordTooShort],
+        [{ password: 'p'.repeat(21) }, MSG.passwordTooLong],
+        [{ username: '' }, MSG.enterUsernamePassword],
+        [{ username: 'u'.repeat(21) }, MSG.usernameTooLong],
+        [{ display_name: 'd'.repeat(21) }, MSG.displayNameTooLong],
+        [{ username: other.username }, MSG.usernameTaken],
       ];
-      for (const [payload, status, message] of cases) {
-        expect(failure(await putSelf(me, payload))).toEqual({ status, message });
-      }
+      for (const [payload, message] of cases) expectRefusal(await putSelf(me, payload), message);
       expect((await row(me.id)).username).toBe(me.username);
     });
 
@@ -106,13 +104,13 @@ describe.each(testDialects())('own account on %s', (dialect) => {
         url: '/api/user/login',
         payload: { username: me.username, password: me.password },
       });
-      expect(login.statusCode).toBe(400);
+      expectRefusal(login);
     });
 
     it('is refused to the super admin', async () => {
       const root = await t.login('root', '123456');
       expect(failure(await t.call({ method: 'DELETE', url: '/api/user/self', as: root }))).toEqual({
-        status: 403,
+        status: 200,
         message: MSG.rootCannotDeleteSelf,
       });
       expect((await self(root)).statusCode).toBe(200);
@@ -194,12 +192,12 @@ describe.each(testDialects())('own account on %s', (dialect) => {
       await t.db.db.updateTable('users').set({ aff_quota: 600_000 }).where('id', '=', me.id).execute();
       for (const amount of [499_999, 500_000.5, '500000', undefined]) {
         expect(failure(await transfer(me, amount))).toEqual({
-          status: 400,
+          status: 200,
           message: MSG.transferMinimum(500000),
         });
       }
       expect(failure(await transfer(me, 600_001))).toEqual({
-        status: 400,
+        status: 200,
         message: MSG.affQuotaInsufficient,
       });
       expect(await row(me.id)).toMatchObject({ aff_quota: 600_000, quota: 0 });
@@ -210,10 +208,10 @@ describe.each(testDialects())('own account on %s', (dialect) => {
       const available = 7_300_000; // room for 14 transfers of one unit, not 15
       await t.db.db.updateTable('users').set({ aff_quota: available }).where('id', '=', me.id).execute();
       const results = await Promise.all(Array.from({ length: 50 }, () => transfer(me, 500_000)));
-      const succeeded = results.filter((r) => r.statusCode === 200).length;
+      const succeeded = results.filter((r) => r.json().success).length;
       expect(succeeded).toBe(14);
-      for (const r of results.filter((x) => x.statusCode !== 200)) {
-        expect(failure(r)).toEqual({ status: 400, message: MSG.affQuotaInsufficient });
+      for (const r of results.filter((x) => !x.json().success)) {
+        expectRefusal(r, MSG.affQuotaInsufficient);
       }
       const after = await row(me.id);
       expect(Number(after.aff_quota)).toBe(available - succeeded * 500_000);

@@ -16,8 +16,10 @@ import type { UserRow, UserUpdate } from '../../db/tables.js';
 import { ApiError, badRequest, conflict, forbidden, notFound, parseInput } from '../../http/envelope.js';
 import { randomString } from '../../platform/random.js';
 import { hashPassword } from '../auth/password.js';
+import { adminAddQuotaLogText, adminSetQuotaLogText } from '../logs/log-text.js';
 import { createAccount } from './account-creation.js';
 import {
+  addQuota,
   findUserById,
   softDeleteUser,
   toPublicUser,
@@ -28,6 +30,29 @@ import {
 /** Nobody acts on a user whose role is equal to or higher than their own (themselves included). */
 function assertOutranks(caller: UserRow, target: UserRow): void {
   if (target.role >= caller.role) throw forbidden(MSG.cannotActOnEqualOrHigher);
+}
+
+/** Root, having nobody above, may edit its own account; nobody else edits themselves from here. */
+const isRootOnSelf = (caller: UserRow, target: UserRow): boolean =>
+  caller.role >= ROLE.root && Number(caller.id) === Number(target.id);
+
+/** The quota and its manage log land together; the increment itself never reads first. */
+async function applyQuotaDelta(ctx: AppContext, caller: UserRow, target: UserRow, delta: number) {
+  const id = Number(target.id);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await addQuota(trx, id, delta))) throw badRequest(MSG.quotaResultOutOfRange);
+    await trx
+      .insertInto('logs')
+      .values({
+        user_id: id,
+        username: target.username,
+        created_at: ctx.clock.now(),
+        type: LOG_TYPE.manage,
+        ...adminAddQuotaLogText({ delta, adminId: Number(caller.id) }),
+      })
+      .execute();
+  });
+  announce(ctx, id);
 }
 
 async function findTarget(ctx: AppContext, id: number): Promise<UserRow> {
@@ -99,9 +124,11 @@ export async function adminUpdateUser(
   ctx: AppContext,
   caller: UserRow,
   input: UserUpdateInput,
+  sessionId: string | null = null,
 ): Promise<PublicUser> {
   const target = await findTarget(ctx, input.id);
-  assertOutranks(caller, target);
+  // PUT never changes role or status, so root editing itself cannot demote or disable itself.
+  if (!isRootOnSelf(caller, target)) assertOutranks(caller, target);
   if (target.deleted_at !== null) throw badRequest(MSG.userDeregistered);
   const id = Number(target.id);
   const patch = await profilePatch(ctx, target, input);
@@ -130,14 +157,15 @@ export async function adminUpdateUser(
           username: patch.username ?? target.username,
           created_at: ctx.clock.now(),
           type: LOG_TYPE.manage,
-          content: MSG.adminChangedQuota(before, quota),
-          other: '',
+          ...adminSetQuotaLogText({ from: before, to: quota, adminId: Number(caller.id) }),
         })
         .execute();
     });
     announce(ctx, id);
   }
-  if (patch.password !== undefined) await ctx.sessions.revokeUser(id);
+  // The user's sessions end; root changing its own password stays signed in where it made the change.
+  const keep = Number(caller.id) === id && sessionId !== null ? sessionId : undefined;
+  if (patch.password !== undefined) await ctx.sessions.revokeUser(id, keep);
   return reload(ctx, id);
 }
 
@@ -153,7 +181,7 @@ export async function manageUser(
   if (input.action === 'promote' && caller.role < ROLE.root) throw forbidden(MSG.onlyRootCanPromote);
   if (input.action === 'demote' && target.role >= ROLE.root) throw forbidden(MSG.cannotDemoteRoot);
   if (input.action === 'delete' && target.role >= ROLE.root) throw forbidden(MSG.cannotDeleteRoot);
-  assertOutranks(caller, target);
+  if (!(input.action === 'add_quota' && isRootOnSelf(caller, target))) assertOutranks(caller, target);
 
   switch (input.action) {
     case 'promote':
@@ -176,9 +204,15 @@ export async function manageUser(
       announce(ctx, id);
       await ctx.sessions.revokeUser(id);
       break;
+    case 'add_quota':
+      // The schema makes value present for this action.
+      await applyQuotaDelta(ctx, caller, target, input.value ?? 0);
+      break;
   }
   const after = await reload(ctx, id);
-  return { status: after.status, role: after.role };
+  const result: ManageResult = { status: after.status, role: after.role };
+  if (input.action === 'add_quota') result.quota = after.quota;
+  return result;
 }
 
 /** Own profile: username, display name, password. Group, quota and role never change here. */

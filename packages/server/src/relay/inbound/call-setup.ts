@@ -51,8 +51,10 @@ export const passUpstreamContentType: CallSetup = (rt, _ir, reply) => {
     get streaming() {
       return base.streaming;
     },
-    sendJson(status, body) {
-      if (status < 200 || status >= 300 || contentType === undefined) return base.sendJson(status, body);
+    sendJson(status, body, retryAfter) {
+      if (status < 200 || status >= 300 || contentType === undefined) {
+        return base.sendJson(status, body, retryAfter);
+      }
       void reply.code(status).header('content-type', contentType).send(body);
     },
     startStream: () => base.startStream(),

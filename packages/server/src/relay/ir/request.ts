@@ -24,6 +24,11 @@ export interface IrRequest {
   clientWantsUsage: boolean;
   /** The client's limit on generated tokens, when it set one. */
   maxTokens?: number;
+  /**
+   * The output limit the upstream must be given instead of the client's: what the caller's balance
+   * affords, or the default hold when the client set none. Undefined: forward the client's limit.
+   */
+  outputLimit?: number;
   /** The request in the OpenAI wire shape of `mode`. Adapters copy it; nobody mutates it. */
   body: Readonly<Record<string, unknown>>;
   /** The client's exact bytes when they are that OpenAI shape: forwarded as they are when unchanged. */

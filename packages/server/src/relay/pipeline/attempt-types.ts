@@ -1,4 +1,5 @@
 // One try of a relay call on one channel, and what came of it.
+import type { StreamInterruption } from '@sluice/shared';
 import type { IrRequest } from '../ir/request.js';
 import type { IrUsage } from '../ir/usage.js';
 import type { InboundFormat } from '../inbound/types.js';
@@ -30,7 +31,7 @@ export type AttemptResult =
       firstResponseMs: number;
       outcome: AttemptOutcome;
       /** Why the answer is incomplete, when it is. */
-      note?: string;
+      interruption?: StreamInterruption;
       /** Completes the answer to the client; called once the charge is written. */
       finish(): void;
     }

@@ -26,7 +26,17 @@ export async function attemptChannel(input: AttemptInput): Promise<AttemptResult
       body = Buffer.alloc(0);
     }
     const info = adapter.parseError(res.status, body);
-    return { kind: 'failed', failure: judgeHttpError(res.status, info, channel.statusCodeMapping) };
+    const retryAfter = res.headers['retry-after'];
+    return {
+      kind: 'failed',
+      failure: judgeHttpError(
+        res.status,
+        info,
+        channel.statusCodeMapping,
+        channel.key,
+        typeof retryAfter === 'string' ? retryAfter : undefined,
+      ),
+    };
   }
   return ir.stream ? relayStream(input, res) : relayJson(input, res);
 }
@@ -45,7 +55,10 @@ async function relayJson(input: AttemptInput, res: UpstreamResponse): Promise<At
   } catch (error) {
     return {
       kind: 'failed',
-      failure: judgeBadAnswer(`the upstream answer is not valid: ${(error as Error).message}`),
+      failure: judgeBadAnswer(
+        `the upstream answer is not valid: ${(error as Error).message}`,
+        input.channel.key,
+      ),
     };
   }
   const text = parsed.text;

@@ -1,6 +1,6 @@
 // Taking a channel out of rotation when the circuit breaker trips (status 3 with the reason and time
 // in other_info), as the AutomaticDisableChannelEnabled option and the channel's auto_ban allow.
-import { CHANNEL_STATUS } from '@sluice/shared';
+import { CHANNEL_STATUS, ROLE } from '@sluice/shared';
 import { syncAbilities } from '../../features/channels/abilities.js';
 import type { RelayRuntime } from './relay-runtime.js';
 import type { RelayChannel } from './channel-index.js';
@@ -57,9 +57,39 @@ export async function autoDisableChannel(
       rt.breaker.forget(channel.id);
       rt.logger.warn({ channelId: channel.id, reason }, 'channel disabled automatically');
       ctx.bus.publish('channels');
+      // Not awaited: the call that tripped the breaker does not wait for SMTP.
+      void notifyRoot(rt, channel, reason).catch((error: unknown) =>
+        rt.logger.error(
+          { err: error, channelId: channel.id },
+          'could not tell root about a disabled channel',
+        ),
+      );
     }
     return done;
   } finally {
     busy.delete(channel.id);
   }
+}
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Mails root that a channel was taken out of rotation, when SMTP and root's address are set. */
+async function notifyRoot(rt: RelayRuntime, channel: RelayChannel, reason: string): Promise<void> {
+  const { ctx } = rt;
+  if (!ctx.mailer.configured()) return;
+  const root = await ctx.db
+    .selectFrom('users')
+    .select('email')
+    .where('role', '>=', ROLE.root)
+    .where('email', '<>', '')
+    .orderBy('id')
+    .executeTakeFirst();
+  if (!root) return;
+  await ctx.mailer.send({
+    to: root.email,
+    subject: `Channel "${channel.name}" (#${channel.id}) was disabled`,
+    html:
+      `<p>Channel <strong>${escapeHtml(channel.name)}</strong> (#${channel.id}) was disabled automatically.</p>` +
+      `<p>Reason: ${escapeHtml(reason)}</p>`,
+  });
 }

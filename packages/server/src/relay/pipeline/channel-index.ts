@@ -2,9 +2,25 @@
 // built from the abilities and channels tables. Pure: building and picking do no I/O.
 import { CHANNEL_STATUS } from '@sluice/shared';
 import type { ChannelRow } from '../../db/tables.js';
+import { RelayError } from '../ir/errors.js';
 import type { RelayMode } from '../ir/request.js';
 import { canServe } from '../providers/registry.js';
 import type { ChannelTarget } from '../providers/types.js';
+
+/** The longest model name the relay looks up: a longer one is a malformed call, not a missing model. */
+export const MODEL_NAME_MAX_LENGTH = 256;
+
+/** Refuses a model name no channel can list: one with a NUL byte (no database stores it) or over-long. */
+export function checkModelName(model: string): void {
+  if (model.includes('\u0000'))
+    throw new RelayError(400, 'the model name must not contain a NUL character', 'invalid_request');
+  if (model.length > MODEL_NAME_MAX_LENGTH)
+    throw new RelayError(
+      400,
+      `the model name must be at most ${MODEL_NAME_MAX_LENGTH} characters`,
+      'invalid_request',
+    );
+}
 
 export interface RelayChannel extends ChannelTarget {
   id: number;
@@ -43,6 +59,8 @@ export interface Tier {
 export interface ChannelIndex {
   byId: ReadonlyMap<number, RelayChannel>;
   tiers(group: string, model: string): readonly Tier[];
+  /** Whether any channel, enabled or not, lists the model for the group. */
+  listed(group: string, model: string): boolean;
 }
 
 function parseJsonObject(text: string): Record<string, unknown> {
@@ -103,7 +121,9 @@ export function buildChannelIndex(
   const byId = new Map<number, RelayChannel>();
   for (const row of channels) byId.set(Number(row.id), toRelayChannel(row));
   const groups = new Map<string, Map<string, Tier[]>>();
+  const listed = new Set<string>();
   for (const ability of abilities) {
+    listed.add(`${ability.group}\n${ability.model}`);
     const channel = byId.get(Number(ability.channel_id));
     if (!channel || ability.enabled !== 1 || channel.status !== CHANNEL_STATUS.enabled) continue;
     let models = groups.get(ability.group);
@@ -121,6 +141,7 @@ export function buildChannelIndex(
   return {
     byId,
     tiers: (group, model) => groups.get(group)?.get(model) ?? [],
+    listed: (group, model) => listed.has(`${group}\n${model}`),
   };
 }
 

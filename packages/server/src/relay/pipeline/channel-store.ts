@@ -29,8 +29,8 @@ export function createChannelStore(
       db.selectFrom('channels').selectAll().execute(),
       db
         .selectFrom('abilities')
+        // Disabled ones too: they tell a model no channel lists (404) from one whose channels are down (503).
         .select(['group', 'model', 'channel_id', 'enabled', 'priority', 'weight'])
-        .where('enabled', '=', 1)
         .execute(),
     ]);
     index = buildChannelIndex(channels, abilities);

@@ -7,7 +7,8 @@ import type { Cancellation } from './upstream-client.js';
 export interface ClientSink extends Cancellation {
   /** Stream headers have been sent: the status can no longer change. */
   readonly streaming: boolean;
-  sendJson(status: number, body: Buffer | string): void;
+  /** `retryAfter`: the upstream's Retry-After, passed on with a final 429/503. */
+  sendJson(status: number, body: Buffer | string, retryAfter?: string): void;
   startStream(): void;
   /** Resolves once the socket can take more (or the client is gone). */
   write(data: Buffer | string): Promise<void>;
@@ -48,7 +49,8 @@ class ReplySink implements ClientSink {
     };
   }
 
-  sendJson(status: number, body: Buffer | string): void {
+  sendJson(status: number, body: Buffer | string, retryAfter?: string): void {
+    if (retryAfter !== undefined) this.reply.header('retry-after', retryAfter);
     // Sent even to a client that left, so Fastify finishes the request's life cycle.
     void this.reply.code(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }

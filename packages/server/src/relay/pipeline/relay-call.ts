@@ -4,7 +4,8 @@
 import { CHANNEL_STATUS, quotaFor } from '@sluice/shared';
 import type { Pricing } from '@sluice/shared';
 import type { Hold } from '../../billing/ledger.js';
-import { resolvePricing, reservationQuota } from '../../billing/pricing.js';
+import { affordableOutputTokens, defaultMaxTokens, planHold, resolvePricing } from '../../billing/pricing.js';
+import type { HoldPlan } from '../../billing/pricing.js';
 import { consumeLogRow, errorLogRow } from '../../billing/usage-log.js';
 import type { CallIdentity } from '../../billing/usage-log.js';
 import { RelayError } from '../ir/errors.js';
@@ -18,7 +19,7 @@ import { refuseShortQuota } from '../auth/relay-auth.js';
 import { attemptChannel } from './attempt.js';
 import type { AttemptResult } from './attempt-types.js';
 import { autoDisableChannel } from './channel-health.js';
-import { hasChannel, pickChannel } from './channel-index.js';
+import { checkModelName, hasChannel, pickChannel } from './channel-index.js';
 import type { ChannelIndex, RelayChannel } from './channel-index.js';
 import type { AttemptOutcome } from './circuit-breaker.js';
 import type { ClientSink } from './client-sink.js';
@@ -35,19 +36,22 @@ export interface RelayCallInput {
   requestId: string;
 }
 
-const noChannel = (ir: IrRequest, group: string): RelayError =>
-  new RelayError(
-    503,
-    `no channel is available for model ${ir.model} in group ${group}`,
-    'model_not_available',
-    'server_error',
-  );
+/** 404 when no channel lists the model for the group at all; 503 when its channels are all down. */
+const noChannel = (ir: IrRequest, group: string, index?: ChannelIndex): RelayError =>
+  index && !index.listed(group, ir.model)
+    ? new RelayError(404, `model ${ir.model} is not available in group ${group}`, 'model_not_found')
+    : new RelayError(
+        503,
+        `no channel is available for model ${ir.model} in group ${group}`,
+        'model_not_available',
+        'server_error',
+      );
 
 /** The pinned channel, if the key pins one; otherwise checks that some channel can serve the call. */
 function firstChannel(input: RelayCallInput, index: ChannelIndex): RelayChannel | undefined {
   const { caller, ir } = input;
   if (caller.pinnedChannelId === undefined) {
-    if (!hasChannel(index, caller.group, ir.model, ir.mode)) throw noChannel(ir, caller.group);
+    if (!hasChannel(index, caller.group, ir.model, ir.mode)) throw noChannel(ir, caller.group, index);
     return undefined;
   }
   const pinned = index.byId.get(caller.pinnedChannelId);
@@ -59,6 +63,24 @@ function firstChannel(input: RelayCallInput, index: ChannelIndex): RelayChannel 
     throw new RelayError(400, `channel ${pinned.id} cannot serve this endpoint`, 'channel_unsupported');
   }
   return pinned;
+}
+
+/**
+ * The output limit the upstream gets so the call cannot produce more than its hold pays for: what a
+ * shrunk hold affords, or the default hold when the client set no limit; undefined keeps the client's.
+ */
+function heldOutputLimit(
+  ir: IrRequest,
+  plan: HoldPlan,
+  pricing: Pricing,
+  promptEstimate: number,
+  hold: Hold,
+): number | undefined {
+  if (plan.outputTokens === undefined || pricing.billing !== 'tokens') return undefined;
+  if (hold.amount < plan.amount) {
+    return affordableOutputTokens(pricing, promptEstimate, hold.amount, plan.outputTokens);
+  }
+  return ir.maxTokens === undefined || ir.maxTokens <= 0 ? plan.outputTokens : undefined;
 }
 
 async function recordOutcome(
@@ -76,23 +98,30 @@ async function recordOutcome(
 export async function runRelayCall(input: RelayCallInput): Promise<void> {
   const { rt, inbound, ir, caller, sink } = input;
   const { options } = rt.ctx;
+  checkModelName(ir.model);
   const pricing = resolvePricing(options, ir.model, caller.group);
   const pinned = firstChannel(input, rt.channels.ready() ?? (await rt.channels.index()));
 
-  const amount = reservationQuota(
+  const promptEstimate = inbound.estimatePromptTokens(ir);
+  const generates = ir.mode === 'chat' || ir.mode === 'completions';
+  const plan = planHold(
     pricing,
-    inbound.estimatePromptTokens(ir),
-    ir.maxTokens,
-    options.get('PreConsumedQuota'),
+    promptEstimate,
+    generates ? ir.maxTokens : undefined,
+    // Endpoints that generate no text (embeddings, images, audio…) keep the flat PreConsumedQuota hold.
+    generates ? defaultMaxTokens(options.get('DefaultMaxTokens'), ir.model) : options.get('PreConsumedQuota'),
   );
   const reserved = await rt.ledger.reserve({
     userId: caller.userId,
     tokenId: caller.token?.id ?? null,
     unlimitedToken: caller.token?.unlimited ?? false,
-    amount,
+    amount: plan.amount,
+    fit: generates ? plan.fit : undefined,
   });
-  if (!reserved.ok) throw await refuseShortQuota(rt, caller, reserved.short, amount);
+  if (!reserved.ok) throw await refuseShortQuota(rt, caller, reserved.short, plan.amount);
   const hold = reserved.hold;
+  const outputLimit = generates ? heldOutputLimit(ir, plan, pricing, promptEstimate, hold) : undefined;
+  const relayed = outputLimit === undefined ? ir : Object.assign({}, ir, { outputLimit });
 
   const tried: number[] = [];
   let lastFailure: AttemptError | undefined;
@@ -113,7 +142,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
       const upstreamModel = channel.modelMapping.get(ir.model) ?? ir.model;
       const result = await attemptChannel({
         rt,
-        ir,
+        ir: relayed,
         inbound,
         channel,
         adapter,
@@ -155,6 +184,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
     JSON.stringify(
       inbound.errorBody({ ...error, message: `${error.message} (request id: ${input.requestId})` }),
     ),
+    error === lastFailure?.error ? lastFailure.retryAfter : undefined,
   );
 }
 
@@ -174,6 +204,7 @@ async function finalUsage(
   result: Extract<AttemptResult, { kind: 'delivered' }>,
 ): Promise<IrUsage> {
   if (result.usage) return result.usage;
+  // No usable count from the upstream (none, or one that failed the sanity check): our own.
   const [promptTokens, completionTokens] = await Promise.all([
     input.inbound.countPromptTokens(input.ir),
     result.countCompletion(),
@@ -209,7 +240,8 @@ async function settleDelivered(
           channelId: s.channel.id,
           channelsTried: s.tried,
           upstreamModel: s.upstreamModel,
-          ...(s.result.note ? { note: s.result.note } : {}),
+          countedLocally: s.result.usage === undefined,
+          ...(s.result.interruption ? { interruption: s.result.interruption } : {}),
         })
       : undefined;
     const now = Math.floor(endedMs / 1000);

@@ -2,6 +2,7 @@
 // formats match. The client's headers wait for the first real event, so a channel that fails before
 // answering can still be swapped for another; after that, a break is told inside the stream and the
 // call is billed for what was produced.
+import type { StreamInterruption } from '@sluice/shared';
 import { CompletionCounter } from '../../billing/token-counter.js';
 import type { IrStreamEvent } from '../ir/stream.js';
 import type { IrUsage } from '../ir/usage.js';
@@ -9,7 +10,7 @@ import type { AttemptInput, AttemptResult } from './attempt-types.js';
 import type { AttemptOutcome } from './circuit-breaker.js';
 import { UpstreamFailure, toUpstreamFailure } from './upstream-client.js';
 import type { UpstreamResponse } from './upstream-client.js';
-import { judgeBadAnswer, judgeFailure } from './upstream-errors.js';
+import { judgeBadAnswer, judgeFailure, redactUpstreamMessage } from './upstream-errors.js';
 
 export async function relayStream(input: AttemptInput, res: UpstreamResponse): Promise<AttemptResult> {
   const { ir, inbound, adapter, sink, startedMs } = input;
@@ -85,22 +86,25 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
     if (!complete) {
       if (failure) return { kind: 'failed', failure: judgeFailure(failure) };
       const why = problem ?? 'the upstream closed the stream without answering';
-      return { kind: 'failed', failure: judgeBadAnswer(why) };
+      return { kind: 'failed', failure: judgeBadAnswer(why, input.channel.key) };
     }
     open();
     await flush();
   }
 
   let outcome: AttemptOutcome = { ok: true };
-  let note: string | undefined;
+  let interruption: StreamInterruption | undefined;
   if (complete) {
     if (!done) await sink.write(inbound.streamEnd);
   } else if (clientGone) {
-    note = 'the client disconnected before the stream ended';
+    interruption = { by: 'client' };
     outcome = { ok: null };
   } else {
-    const message = problem ?? failure?.message ?? 'the upstream closed the stream before it finished';
-    note = `the stream broke off: ${message}`;
+    const message = redactUpstreamMessage(
+      problem ?? failure?.message ?? 'the upstream closed the stream before it finished',
+      input.channel.key,
+    );
+    interruption = { by: 'upstream', reason: message };
     outcome = { ok: false, definitive: false, reason: message };
     await sink.write(
       inbound.streamError({ status: 502, message, type: 'upstream_error', code: 'stream_interrupted' }),
@@ -112,7 +116,7 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
     countCompletion: () => counter.total(),
     firstResponseMs,
     outcome,
-    ...(note ? { note } : {}),
+    ...(interruption ? { interruption } : {}),
     finish: () => sink.end(),
   };
 }

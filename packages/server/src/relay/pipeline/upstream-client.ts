@@ -71,17 +71,18 @@ export class UpstreamFailure extends Error {
 
 export function toUpstreamFailure(error: unknown, cancel?: Cancellation): UpstreamFailure {
   if (error instanceof UpstreamFailure) return error;
-  const e = error as { code?: unknown; name?: unknown; message?: unknown };
-  const message = typeof e?.message === 'string' ? e.message : String(error);
+  const e = error as { code?: unknown; name?: unknown };
   if (cancel?.aborted || e?.name === 'AbortError' || e?.code === 'UND_ERR_ABORTED') {
     return new UpstreamFailure('aborted', 'the call was cancelled');
   }
   // Header and body deadlines are ours (Deadlines, below) and fail as 'timeout' already; only
   // connecting is timed by undici.
   if (e?.code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new UpstreamFailure('timeout', `the upstream did not answer in time (${message})`);
+    return new UpstreamFailure('timeout', 'the upstream did not answer in time (connecting)');
   }
-  return new UpstreamFailure('connection', `the connection to the upstream failed (${message})`);
+  // Only the error's code: its message names the upstream's address (connect ECONNREFUSED 10.0.0.5:8080).
+  const code = typeof e?.code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(e.code) ? ` (${e.code})` : '';
+  return new UpstreamFailure('connection', `the connection to the upstream failed${code}`);
 }
 
 export interface UpstreamClient {
@@ -191,6 +192,8 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
   /** Where Deadlines keeps the call while it is open; -1 once it is not. */
   deadlineSlot = -1;
   private headersArrived = false;
+  /** Set by readAll: the reader takes the body whole, so reading is never paused. */
+  private readingWhole = false;
 
   constructor(
     private readonly cancel: Cancellation,
@@ -264,7 +267,8 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
     this.alive = this.deadlines.tick;
     this.chunks.push(chunk);
     this.queued += chunk.length;
-    if (this.queued >= HIGH_WATER && this.wake === undefined) controller.pause();
+    // A whole-body read wants every byte (its limit bounds it); only a stream reader pauses the upstream.
+    if (!this.readingWhole && this.queued >= HIGH_WATER && this.wake === undefined) controller.pause();
     this.notify();
   }
 
@@ -280,11 +284,15 @@ class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
   }
 
   private waitForMore(): Promise<void> {
+    const more = new Promise<void>((resolve) => (this.wake = resolve));
+    // After the waker is set: resuming can hand over queued data at once, and that data must wake us
+    // (before, it found no waker, paused again and the read waited forever with no deadline running).
     if (this.controller?.paused) this.controller.resume();
-    return new Promise((resolve) => (this.wake = resolve));
+    return more;
   }
 
   async readAll(limit = DEFAULT_LIMIT): Promise<Buffer> {
+    this.readingWhole = true;
     while (!this.ended) {
       if (this.failure) throw this.failure;
       if (this.queued > limit) {

@@ -89,12 +89,18 @@ export function parseMail(raw: string, envelope: { from: string; to: string[] })
   };
 }
 
-export async function startFakeSmtp(login: { user: string; pass: string }): Promise<FakeSmtp> {
+/**
+ * `starttls`: offer STARTTLS with smtp-server's built-in self-signed certificate (as many small mail
+ * relays do); otherwise plain SMTP with AUTH on loopback.
+ */
+export async function startFakeSmtp(
+  login: { user: string; pass: string },
+  opts: { starttls?: boolean } = {},
+): Promise<FakeSmtp> {
   const messages: CapturedMail[] = [];
   const server = new SMTPServer({
-    // Plain SMTP with AUTH on loopback; STARTTLS would need a certificate for nothing.
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
+    disabledCommands: opts.starttls ? [] : ['STARTTLS'],
+    allowInsecureAuth: !opts.starttls,
     authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
     onAuth(auth, _session, callback) {

@@ -9,6 +9,7 @@ import { PageLoading } from '../page-loading';
 import { SiteFooter } from './site-footer';
 import { TopBar } from './top-bar';
 import { useIsMobile } from './use-is-mobile';
+import { useSiteBranding } from './use-site-branding';
 
 const Sidebar = lazy(() => import('./sidebar').then((m) => ({ default: m.Sidebar })));
 
@@ -21,6 +22,7 @@ export function AppLayout() {
   const [drawer, setDrawer] = useState<{ open: boolean; path: string }>({ open: false, path: '' });
   // The phone menu closes whenever the page changes (also on back/forward).
   const drawerOpen = drawer.open && drawer.path === location.pathname;
+  useSiteBranding();
 
   useEffect(() => {
     configureApi({ onUnauthorized: () => void navigate('/login?expired=true') });

@@ -1,4 +1,5 @@
-// The top bar: site name and logo, home and about, language, theme, and sign-in or the user menu.
+// The top bar: site name and logo, home and about, the New Year easter egg on its days, language,
+// theme, and sign-in (register only while registration is open) or the user menu.
 import { HomeOutlined, InfoCircleOutlined, MenuOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
 import { Button, Layout, theme } from 'antd';
 import { Suspense, lazy } from 'react';
@@ -6,11 +7,15 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { LANGUAGES, changeLanguage } from '../../i18n';
+import { isRegistrationOpen } from '../../features/auth/registration';
 import { useUser } from '../../lib/session';
 import { DEFAULT_LOGO, useStatus } from '../../lib/status';
 import { useThemeMode } from '../theme';
+import { newYearOf } from './new-year';
 
 const UserMenu = lazy(() => import('./user-menu').then((m) => ({ default: m.UserMenu })));
+// Loaded on New Year days only.
+const NewYearButton = lazy(() => import('./new-year-button').then((m) => ({ default: m.NewYearButton })));
 
 export function TopBar({ isMobile, onOpenMenu }: { isMobile: boolean; onOpenMenu?: () => void }) {
   const { t, i18n } = useTranslation();
@@ -21,6 +26,7 @@ export function TopBar({ isMobile, onOpenMenu }: { isMobile: boolean; onOpenMenu
   const navigate = useNavigate();
   // Two languages: the button offers the other one.
   const next = LANGUAGES.find((l) => l.code !== i18n.language) ?? LANGUAGES[0];
+  const newYear = newYearOf(new Date());
 
   const navLink = (to: string, icon: ReactNode, label: string) => (
     <Button
@@ -79,6 +85,11 @@ export function TopBar({ isMobile, onOpenMenu }: { isMobile: boolean; onOpenMenu
       </nav>
       <div style={{ flex: 1 }} />
       <div style={{ display: 'flex', alignItems: 'center', gap: isMobile ? 0 : 4 }}>
+        {newYear && (
+          <Suspense fallback={null}>
+            <NewYearButton newYear={newYear} />
+          </Suspense>
+        )}
         <Button
           type="text"
           onClick={() => void changeLanguage(next.code)}
@@ -109,7 +120,7 @@ export function TopBar({ isMobile, onOpenMenu }: { isMobile: boolean; onOpenMenu
             >
               {t('nav.login')}
             </Button>
-            {!isMobile && (
+            {!isMobile && isRegistrationOpen(status) && (
               <Button style={{ marginInlineStart: 8 }} onClick={() => void navigate('/register')}>
                 {t('nav.register')}
               </Button>

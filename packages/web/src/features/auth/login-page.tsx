@@ -19,6 +19,7 @@ import { STORAGE_KEYS, writeString } from '../../lib/storage';
 import { useLoginMutation, useSignIn } from './api';
 import { AuthCard, AuthFooter } from './components/auth-card';
 import { ThirdPartyLogin } from './components/third-party-login';
+import { isRegistrationOpen } from './registration';
 import { loginProblem } from './validation';
 
 /** Where a password sign-in lands: the page the guard sent the user away from, else /token. */
@@ -132,10 +133,14 @@ export function LoginPage() {
         <Alert type="info" showIcon title={t('msg.passwordLoginDisabled')} style={{ marginBottom: 16 }} />
       )}
       <AuthFooter>
-        <span>
-          {t('auth.noAccount')} <Link to="/register">{t('auth.register')}</Link>
-        </span>
-        <Link to="/reset">{t('auth.forgotPassword')}</Link>
+        {isRegistrationOpen(status) && (
+          <span>
+            {t('auth.noAccount')} <Link to="/register">{t('auth.register')}</Link>
+          </span>
+        )}
+        <Link to="/reset" style={{ marginInlineStart: 'auto' }}>
+          {t('auth.forgotPassword')}
+        </Link>
       </AuthFooter>
       <ThirdPartyLogin />
     </AuthCard>

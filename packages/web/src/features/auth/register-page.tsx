@@ -13,6 +13,7 @@ import { sendVerificationCode, useRegisterMutation } from './api';
 import type { RegisterInput } from './api';
 import { AuthCard, AuthFooter } from './components/auth-card';
 import { EmailCodeFields } from './components/email-code-field';
+import { isRegistrationOpen } from './registration';
 import { useFeedback } from '../../components/feedback';
 
 type RegisterValues = Omit<RegisterInput, 'turnstile'>;
@@ -52,7 +53,7 @@ export function RegisterPage() {
     });
   };
 
-  const closed = !status.register_enabled || !status.password_register;
+  const closed = !isRegistrationOpen(status);
 
   return (
     <AuthCard title={t('auth.registerTitle')}>

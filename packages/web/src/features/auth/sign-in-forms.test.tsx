@@ -83,6 +83,33 @@ describe('login form', () => {
   });
 });
 
+describe('login screen choices', () => {
+  it('offers registration only while the site takes new accounts by password', async () => {
+    serve();
+    renderPage(<LoginPage />, { path: '/login' });
+    expect(await screen.findByRole('link', { name: 'Register' })).toBeTruthy();
+    cleanup();
+
+    for (const closed of [{ register_enabled: false }, { password_register: false }]) {
+      const calls = serve(closed);
+      renderPage(<LoginPage />, { path: '/login' });
+      await waitFor(() => expect(calls.some((c) => c.path === '/api/status')).toBe(true));
+      await waitFor(() => expect(screen.queryByRole('link', { name: 'Register' })).toBeNull());
+      expect(screen.getByRole('link', { name: 'Forgot password?' })).toBeTruthy();
+      cleanup();
+    }
+  });
+
+  it('names every third-party choice, LinuxDO included, in visible text', async () => {
+    serve({ github_oauth: true, linuxdo_oauth: true, wechat_login: true });
+    renderPage(<LoginPage />, { path: '/login' });
+    const linuxdo = await screen.findByRole('button', { name: 'Log in with LinuxDO' });
+    expect(linuxdo.textContent).toContain('LinuxDO');
+    expect(screen.getByRole('button', { name: 'Log in with GitHub' }).textContent).toContain('GitHub');
+    expect(screen.getByRole('button', { name: 'Log in with WeChat' }).textContent).toContain('WeChat');
+  });
+});
+
 describe('register form', () => {
   it('refuses a password shorter than 8 characters', async () => {
     const calls = serve();

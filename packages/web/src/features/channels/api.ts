@@ -1,5 +1,5 @@
 // Calls of channel management: the list (through the list kit), the catalogs the drawer needs, and
-// the row and toolbar actions. Everything but the upstream model list goes through lib/api.ts.
+// the row and toolbar actions, all through lib/api.ts.
 import { useQuery } from '@tanstack/react-query';
 import type {
   ChannelBalanceSummary,
@@ -8,7 +8,7 @@ import type {
   ChannelTestResult,
   ChannelView,
 } from '@sluice/shared';
-import { isChannelTagRow } from '@sluice/shared';
+import { groupChannelsByTag, isChannelTagRow } from '@sluice/shared';
 import type { Key } from 'react';
 import type { ListAnswer, ListFetchArgs } from '../../components/data-table';
 import { api, request } from '../../lib/api';
@@ -24,8 +24,9 @@ export const channelRowKey = (row: ChannelListItem): Key =>
 const isOn = (value: string | undefined) => value === '1';
 
 /**
- * The plain list pages on the server (bare arrays, 0-based p). The search answers every match at
- * once, so its pages are cut here and the total is known.
+ * The list pages on the server (bare arrays, 0-based p). In tag mode the server answers the plain
+ * channels of a page of tags, folded here into tag rows. The search answers every match at once,
+ * so its pages are cut here and the total is known.
  */
 export async function fetchChannelPage({
   page,
@@ -34,20 +35,21 @@ export async function fetchChannelPage({
   signal,
 }: ListFetchArgs): Promise<ListAnswer<ChannelListItem>> {
   const modes = { id_sort: isOn(filters.id_sort), tag_mode: isOn(filters.tag_mode) };
+  const rows = (channels: ChannelView[]): ChannelListItem[] =>
+    modes.tag_mode ? groupChannelsByTag(channels) : channels;
   const keyword = filters.keyword ?? '';
   const model = filters.model ?? '';
   const group = filters.group ?? '';
   if (keyword === '' && model === '' && group === '') {
-    return api.get<ChannelListItem[]>(
+    const channels = await api.get<ChannelView[]>(
       '/api/channel/',
       { p: page, page_size: pageSize, ...modes },
       { signal },
     );
+    return rows(channels);
   }
-  const all = await api.get<ChannelListItem[]>(
-    '/api/channel/search',
-    { keyword, model, group, ...modes },
-    { signal },
+  const all = rows(
+    await api.get<ChannelView[]>('/api/channel/search', { keyword, model, group, ...modes }, { signal }),
   );
   return { items: all.slice(page * pageSize, (page + 1) * pageSize), total: all.length };
 }
@@ -117,9 +119,12 @@ export const copyChannel = (id: number) =>
     silent: true,
   });
 
-/** Seconds; a failing upstream answers 502 with its message (shown by lib/api.ts). */
+/**
+ * Seconds. A failed test is a refusal carrying the upstream's reason (or why the type cannot be
+ * tested); the caller shows it with the channel's name.
+ */
 export const testChannel = (id: number, model?: string) =>
-  api.get<ChannelTestResult>(`/api/channel/test/${id}`, model ? { model } : undefined);
+  api.get<ChannelTestResult>(`/api/channel/test/${id}`, model ? { model } : undefined, { silent: true });
 
 /** Starts a background run; answers the server's sentence saying so. */
 export const testAllChannels = async (): Promise<string> =>
@@ -154,23 +159,9 @@ export const editTag = (payload: TagEditPayload) => api.put<number>('/api/channe
 export const fetchStoredChannelModels = (id: number) =>
   api.get<string[]>(`/api/channel/fetch_models/${id}`, undefined, { silent: true });
 
-const upstreamModelList = (value: unknown): string[] | null => {
-  if (!isRecord(value) || !Array.isArray(value.data)) return null;
-  const ids = value.data.map((m: unknown) => (isRecord(m) && typeof m.id === 'string' ? m.id : null));
-  return ids.every((id): id is string => id !== null) ? [...new Set(ids)] : null;
-};
-
-export const OPENAI_BASE_URL = 'https://api.openai.com';
-
 /**
- * A new channel has no stored key yet, so the browser asks the upstream itself (spec part 1 §7):
- * {base_url}/v1/models with the entered key as bearer. Not our API, hence plain fetch.
+ * A new channel has no stored key yet, so the form sends what it has and the server asks the
+ * upstream's /v1/models (a browser could not: upstreams do not allow the console's origin).
  */
-export async function fetchUpstreamModels(baseUrl: string, key: string): Promise<string[]> {
-  const root = (baseUrl.trim() || OPENAI_BASE_URL).replace(/\/+$/, '');
-  const response = await fetch(`${root}/v1/models`, { headers: { Authorization: `Bearer ${key}` } });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const models = upstreamModelList(await response.json());
-  if (!models) throw new Error('unexpected answer');
-  return models;
-}
+export const fetchNewChannelModels = (form: { type: number; base_url: string; key: string }) =>
+  api.post<string[]>('/api/channel/fetch_models', form, { silent: true });

@@ -14,11 +14,25 @@ import {
 } from './channel-display';
 import { channelTypeUi } from './channel-type-table';
 
+/** A tag that never runs out of its fixed-width column: long texts end in an ellipsis, in full on hover. */
+const FITTED = {
+  maxWidth: '100%',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  verticalAlign: 'middle',
+} as const;
+
 export function TypeTag({ type }: { type: number }) {
   const { t } = useTranslation();
   const row = channelTypeUi(type);
-  if (!row) return <Tag>{t('channels.unknownType')}</Tag>;
-  return <Tag color={row.color}>{t(`channels.typeName.${row.value}`, { defaultValue: row.label })}</Tag>;
+  const label = row
+    ? t(`channels.typeName.${row.value}`, { defaultValue: row.label })
+    : t('channels.unknownType');
+  return (
+    <Tag color={row?.color} title={label} style={FITTED}>
+      {label}
+    </Tag>
+  );
 }
 
 export function StatusTag({ status, otherInfo }: { status: number; otherInfo: string }) {
@@ -67,9 +81,11 @@ export function ResponseTimeTag({ ms, testTime }: { ms: number; testTime: number
 export function GroupTags({ group }: { group: string }) {
   const groups = splitCommaList(group);
   return (
-    <Space size={[4, 4]} wrap style={{ maxWidth: 220 }}>
+    <Space size={[4, 4]} wrap style={{ maxWidth: '100%' }}>
       {groups.map((g) => (
-        <Tag key={g}>{g}</Tag>
+        <Tag key={g} title={g} style={FITTED}>
+          {g}
+        </Tag>
       ))}
     </Space>
   );
@@ -97,7 +113,7 @@ export function QuotaCell({
   const shown = formatBalance(type, balance);
   const used = formatQuota(usedQuota);
   return (
-    <Space size={4}>
+    <Space size={4} wrap>
       <Tooltip title={t('channels.quota.used')}>
         <Tag color="blue" aria-label={`${t('channels.quota.used')}: ${used}`}>
           {used}
@@ -129,26 +145,30 @@ export function QuotaCell({
   );
 }
 
-/** The name cell: the channel's name, or a tag row's tag with its channel count. */
+/**
+ * The name cell: the channel's name, or a tag row's tag with its channel count. One line of inline
+ * content, so the name column's ellipsis can shorten it and the tag rows' expander stays beside it.
+ */
 export function NameCell({ name, tag, count }: { name: string; tag?: string; count?: number }) {
   const { t } = useTranslation();
   if (count !== undefined) {
+    const channels = t('channels.tagRow.channels', { count });
     return (
-      <Space size={4}>
+      <span title={`${name} · ${channels}`}>
         <Tag color="processing">{t('channels.tagRow.label')}</Tag>
-        <Typography.Text strong>{name}</Typography.Text>
-        <Typography.Text type="secondary">{t('channels.tagRow.channels', { count })}</Typography.Text>
-      </Space>
+        <Typography.Text strong>{name}</Typography.Text>{' '}
+        <Typography.Text type="secondary">{channels}</Typography.Text>
+      </span>
     );
   }
   return (
-    <Space size={4}>
+    <span title={tag ? `${name} #${tag}` : name}>
       <span>{name}</span>
       {tag ? (
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" style={{ fontSize: 12, marginLeft: 6 }}>
           #{tag}
         </Typography.Text>
       ) : null}
-    </Space>
+    </span>
   );
 }

@@ -33,6 +33,27 @@ export interface ChannelColumnOptions {
   pinActions: boolean;
 }
 
+/**
+ * Column widths (px). With a fixed layout the table is exactly as wide as its container down to
+ * CHANNEL_TABLE_MIN_WIDTH, which fits the content area of a 1440 px screen (sidebar open, page
+ * scrollbar shown): there the pinned Actions column has nothing to cover. Narrower screens scroll,
+ * and the name, which takes what is left, shrinks to an ellipsis first.
+ */
+const WIDTH = {
+  id: 56,
+  group: 130,
+  type: 110,
+  status: 104,
+  responseTime: 84,
+  quota: 104,
+  priority: 80,
+  weight: 80,
+  actions: 220,
+} as const;
+const NAME_MIN_WIDTH = 140;
+export const CHANNEL_TABLE_MIN_WIDTH =
+  Object.values(WIDTH).reduce((sum, width) => sum + width, 0) + NAME_MIN_WIDTH;
+
 export function channelColumns({
   t,
   formatQuota,
@@ -72,12 +93,14 @@ export function channelColumns({
     {
       title: t('channels.column.id'),
       key: 'id',
-      width: 72,
+      width: WIDTH.id,
       render: (_, row) => (isChannelTagRow(row) ? null : row.id),
     },
     {
       title: t('channels.column.name'),
       key: 'name',
+      // The name takes what the other columns leave; a long one ends in an ellipsis (in full on hover).
+      ellipsis: { showTitle: false },
       render: (_, row) =>
         isChannelTagRow(row) ? (
           <NameCell name={row.tag} count={row.channel_count} />
@@ -88,11 +111,13 @@ export function channelColumns({
     {
       title: t('channels.column.group'),
       key: 'group',
+      width: WIDTH.group,
       render: (_, row) => <GroupTags group={row.group} />,
     },
     {
       title: t('channels.column.type'),
       key: 'type',
+      width: WIDTH.type,
       render: (_, row) =>
         isChannelTagRow(row) && row.type === 0 ? (
           <span>{t('channels.tagRow.mixedTypes')}</span>
@@ -103,6 +128,7 @@ export function channelColumns({
     {
       title: t('channels.column.status'),
       key: 'status',
+      width: WIDTH.status,
       render: (_, row) =>
         isChannelTagRow(row) ? (
           <TagStatusTag enabled={row.enabled_count} total={row.channel_count} />
@@ -113,11 +139,13 @@ export function channelColumns({
     {
       title: t('channels.column.responseTime'),
       key: 'response_time',
+      width: WIDTH.responseTime,
       render: (_, row) => <ResponseTimeTag ms={row.response_time} testTime={row.test_time} />,
     },
     {
       title: t('channels.column.quota'),
       key: 'quota',
+      width: WIDTH.quota,
       render: (_, row) => {
         if (isChannelTagRow(row)) {
           return (
@@ -142,11 +170,22 @@ export function channelColumns({
         );
       },
     },
-    { title: t('channels.column.priority'), key: 'priority', render: (_, row) => inline('priority')(row) },
-    { title: t('channels.column.weight'), key: 'weight', render: (_, row) => inline('weight')(row) },
+    {
+      title: t('channels.column.priority'),
+      key: 'priority',
+      width: WIDTH.priority,
+      render: (_, row) => inline('priority')(row),
+    },
+    {
+      title: t('channels.column.weight'),
+      key: 'weight',
+      width: WIDTH.weight,
+      render: (_, row) => inline('weight')(row),
+    },
     {
       title: t('channels.column.actions'),
       key: 'actions',
+      width: WIDTH.actions,
       fixed: pinActions ? 'right' : undefined,
       render: (_, row) =>
         isChannelTagRow(row) ? (

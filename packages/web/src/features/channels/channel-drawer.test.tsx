@@ -202,44 +202,43 @@ describe('type-driven behaviour', () => {
     expect((within(drawer).getByLabelText('Region') as HTMLTextAreaElement).value).toBe('us-central1');
   });
 
-  it('fetches the upstream model list only for OpenAI, and needs a key first', async () => {
-    // The upstream answers OpenAI's list shape, not our envelope.
-    installFetch({
-      'GET /api/status': ok(DEFAULT_STATUS),
-      'GET /api/group/': ok(['default']),
-      'GET /api/models': ok(CATALOG),
-      'GET /api/channel/': ok([]),
-      'GET /v1/models': { body: { object: 'list', data: [{ id: 'up-a' }, { id: 'up-b' }] } },
-    });
+  it("asks the server for a new channel's model list, only for OpenAI, and needs a key first", async () => {
+    const calls = serve({ 'POST /api/channel/fetch_models': ok(['up-a', 'up-b']) });
     const { drawer } = await openDrawer();
     fireEvent.click(within(drawer).getByRole('button', { name: /Fetch model list$/ }));
     expect(await screen.findByText('please fill key')).toBeTruthy();
-    type(drawer, 'Key', 'sk-live');
+    type(drawer, 'Key', '\nsk-live\nsk-second');
     type(drawer, 'Base URL', 'https://up.example.com/');
     fireEvent.click(within(drawer).getByRole('button', { name: /Fetch model list$/ }));
     expect(await screen.findByText('Models fetched: 2')).toBeTruthy();
-    const fetchMock = vi.mocked(fetch);
-    const upstream = fetchMock.mock.calls.find(([url]) => String(url).includes('/v1/models'));
-    expect(String(upstream?.[0])).toBe('https://up.example.com/v1/models');
-    expect(new Headers(upstream?.[1]?.headers).get('Authorization')).toBe('Bearer sk-live');
+    // The browser never calls the upstream itself (it would be refused for its origin).
+    expect(calls.every((c) => c.path.startsWith('/api/'))).toBe(true);
+    expect(sent(calls, 'POST', '/api/channel/fetch_models')).toEqual([
+      { type: 1, base_url: 'https://up.example.com/', key: 'sk-live' },
+    ]);
 
     await chooseType(drawer, 'Anthropic Claude');
     fireEvent.click(within(drawer).getByRole('button', { name: /Fetch model list$/ }));
     expect(await screen.findByText('only OpenAI format supported')).toBeTruthy();
+    expect(sent(calls, 'POST', '/api/channel/fetch_models')).toHaveLength(1);
   });
 
-  it('says failed to get model list when the upstream refuses', async () => {
-    installFetch({
-      'GET /api/status': ok(DEFAULT_STATUS),
-      'GET /api/group/': ok(['default']),
-      'GET /api/models': ok(CATALOG),
-      'GET /api/channel/': ok([]),
-      'GET /v1/models': { status: 401, body: { error: { message: 'bad key' } } },
+  it("says why the model list could not be fetched, in the server's words", async () => {
+    serve({
+      'POST /api/channel/fetch_models': {
+        body: {
+          success: false,
+          message: 'failed to get model list: upstream answered HTTP 401: bad key',
+          data: null,
+        },
+      },
     });
     const { drawer } = await openDrawer();
     type(drawer, 'Key', 'sk-bad');
     fireEvent.click(within(drawer).getByRole('button', { name: /Fetch model list$/ }));
-    expect(await screen.findByText('failed to get model list')).toBeTruthy();
+    expect(
+      await screen.findByText('failed to get model list: upstream answered HTTP 401: bad key'),
+    ).toBeTruthy();
   });
 
   it('adds custom models and warns about ones already chosen', async () => {

@@ -105,8 +105,9 @@ export function TagRowActions({
   const { t } = useTranslation();
   const pending = actions.pendingFor(tagRowKey(row.tag));
   const busy = pending !== null;
+  // Wraps rather than widening the pinned column past what a channel row needs.
   return (
-    <Space size={4} wrap={false}>
+    <Space size={4} wrap>
       <Button
         size="small"
         loading={pending === 'enableAll'}

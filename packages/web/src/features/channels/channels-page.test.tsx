@@ -1,7 +1,7 @@
 // The channel list as an admin meets it: the columns' figures, search, inline priority and weight,
 // tag aggregation with its tag-wide actions and drawer, batch delete, and the row actions.
 import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { ChannelTagRow, ChannelView } from '@sluice/shared';
+import type { ChannelView } from '@sluice/shared';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadSections } from '../../i18n';
 import { clearUser, setUser } from '../../lib/session';
@@ -41,24 +41,17 @@ const broken = channel({
 });
 
 const tagged = (over: Partial<ChannelView>) => channel({ tag: 'team', ...over });
-const teamRow: ChannelTagRow = {
-  is_tag: true,
-  tag: 'team',
-  name: 'team',
-  type: 1,
-  status: 0,
-  enabled_count: 1,
-  channel_count: 2,
-  priority: 3,
-  weight: null,
-  group: 'default,vip',
-  models: 'gpt-4o,gpt-4o-mini',
-  used_quota: 500_000,
-  balance: 0,
-  response_time: 1500,
-  test_time: 0,
-  children: [tagged({ id: 11, name: 'team-a' }), tagged({ id: 12, name: 'team-b', status: 2, weight: 5 })],
-};
+/** In tag mode the server answers the plain channels of the page's tags; the console folds them. */
+const teamA = tagged({ id: 11, name: 'team-a', used_quota: 250_000, response_time: 1000 });
+const teamB = tagged({
+  id: 12,
+  name: 'team-b',
+  status: 2,
+  weight: 5,
+  group: 'vip',
+  used_quota: 250_000,
+  response_time: 2000,
+});
 
 function serve(extra: Record<string, FakeRoute> = {}): RecordedCall[] {
   return installFetch({
@@ -67,7 +60,7 @@ function serve(extra: Record<string, FakeRoute> = {}): RecordedCall[] {
     'GET /api/models': ok({ '1': ['gpt-4o'] }),
     'GET /api/channel/': (request) =>
       new URL(request.url).searchParams.get('tag_mode') === 'true'
-        ? ok([teamRow, primary])
+        ? ok([teamA, primary, teamB])
         : ok([primary, spare, broken]),
     'GET /api/channel/search': ok([spare]),
     'PUT /api/channel/': async (request) => {
@@ -87,6 +80,10 @@ async function rowOf(name: string): Promise<HTMLElement> {
   if (!row) throw new Error(`no row for ${name}`);
   return row;
 }
+
+/** Table rows whose name cell is exactly `name`. */
+const rowsNamed = (name: string) =>
+  screen.queryAllByText(name, { exact: true }).filter((el) => el.closest('tr.ant-table-row'));
 
 const open = () => renderPage(<ChannelsPage />, { path: '/channel/*', url: '/channel' });
 
@@ -217,6 +214,30 @@ describe('channel table', () => {
     );
   });
 
+  it('shows why a test failed, with the channel name, and reloads the row the server updated', async () => {
+    let loads = 0;
+    const calls = serve({
+      'GET /api/channel/test/6': {
+        body: { success: false, message: 'Incorrect API key provided', data: { time: 0.2 }, time: 0.2 },
+      },
+      'GET /api/channel/': () => {
+        loads++;
+        return ok([
+          primary,
+          loads === 1 ? spare : { ...spare, response_time: 200, test_time: 1_700_000_000 },
+        ]);
+      },
+    });
+    open();
+    const row = await rowOf('spare');
+    expect(within(row).getByText('Untested')).toBeTruthy();
+    fireEvent.click(within(row).getByRole('button', { name: 'Test' }));
+    expect(await screen.findByText('Channel spare test failed: Incorrect API key provided')).toBeTruthy();
+    expect(await within(await rowOf('spare')).findByText('0.20 s')).toBeTruthy();
+    expect(screen.queryByText(/answered in/)).toBeNull();
+    expect(calls.filter((c) => c.path === '/api/channel/test/6')).toHaveLength(1);
+  });
+
   it('enables a disabled channel with the status the server answered', async () => {
     const calls = serve({ 'PUT /api/channel/': ok({ ...spare, status: 1 }) });
     open();
@@ -301,6 +322,14 @@ describe('tag aggregation', () => {
     expect(within(row).getByText('1.50 s')).toBeTruthy();
     expect(within(row).getByLabelText('Used quota: $1.00')).toBeTruthy();
     expect((within(row).getByLabelText('Weight of team') as HTMLInputElement).placeholder).toBe('mixed');
+    // One level of tag rows: the tag's channels are its children, not rows (or tags) of their own.
+    expect(screen.queryByText('team-a')).toBeNull();
+    expect(rowsNamed('team')).toHaveLength(1);
+    fireEvent.click(within(row).getByRole('button', { name: /Expand row/ }));
+    const child = await rowOf('team-b');
+    expect(within(child).getByText('Disabled')).toBeTruthy();
+    expect(within(child).queryByRole('button', { name: /Expand row/ })).toBeNull();
+    expect(await rowOf('primary')).toBeTruthy();
 
     // Tag-wide weight must be a non-negative integer; priority asks before it changes every channel.
     editInline(within(row).getByLabelText('Weight of team'), '-1');

@@ -13,7 +13,7 @@ import { useIsMobile } from '../../app/layout/use-is-mobile';
 import { readString, writeString } from '../../lib/storage';
 import { CHANNEL_LIST_ID, channelRowKey, fetchChannelPage, useChannelGroups } from './api';
 import { ChannelDrawer } from './channel-drawer';
-import { channelColumns } from './channel-columns';
+import { CHANNEL_TABLE_MIN_WIDTH, channelColumns } from './channel-columns';
 import { ChannelToolbar } from './channel-toolbar';
 import { parseDrawerRoute, useDrawerSession } from './drawer-route';
 import type { InlineField } from './inline-edit';
@@ -169,7 +169,11 @@ export function ChannelsPage() {
         isRowSelectable={(row) => !isChannelTagRow(row)}
         tableProps={{
           onRow: (row) => (row.status === 1 || (isChannelTagRow(row) && row.enabled_count > 0) ? {} : GREYED),
-          expandable: { indentSize: 20 },
+          // The tag row's expander sits by the name, which has the room for it. antd counts this
+          // index one short when the checkbox column is shown, hence 3 (checkbox, ID, name) there.
+          expandable: { indentSize: 20, expandIconColumnIndex: batchMode ? 3 : 1 },
+          tableLayout: 'fixed',
+          scroll: { x: CHANNEL_TABLE_MIN_WIDTH },
         }}
       />
       <ChannelDrawer

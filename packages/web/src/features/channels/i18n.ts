@@ -99,6 +99,7 @@ export const channelsEn = {
   },
   done: {
     tested: 'Channel {{name}} answered in {{seconds}} s',
+    testFailed: 'Channel {{name}} test failed: {{reason}}',
     deleted: 'channel deleted',
     operationDone: 'operation done',
     copied: 'channel copied',
@@ -157,6 +158,7 @@ export const channelsEn = {
     modelsPlaceholder: 'Choose or type the models this channel serves',
     fetchModels: 'Fetch model list',
     fetched: 'Models fetched: {{count}}',
+    fetchFailed: 'failed to get model list: {{reason}}',
     fillKey: 'please fill key',
     fillRelated: 'Fill related models',
     clearModels: 'Clear',
@@ -306,6 +308,7 @@ export const channelsZhCN: Strings<typeof channelsEn> = {
   },
   done: {
     tested: '渠道 {{name}} 测试成功，耗时 {{seconds}} 秒',
+    testFailed: '渠道 {{name}} 测试失败：{{reason}}',
     deleted: '渠道已删除',
     operationDone: '操作成功完成',
     copied: '渠道已复制',
@@ -364,6 +367,7 @@ export const channelsZhCN: Strings<typeof channelsEn> = {
     modelsPlaceholder: '选择或输入此渠道支持的模型',
     fetchModels: '获取模型列表',
     fetched: '已获取 {{count}} 个模型',
+    fetchFailed: '获取模型列表失败：{{reason}}',
     fillKey: '请填写密钥',
     fillRelated: '填入相关模型',
     clearModels: '清除',

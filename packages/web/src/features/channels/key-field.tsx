@@ -93,7 +93,10 @@ export function KeyField({ type, isEdit }: { type: number; isEdit: boolean }) {
             type="file"
             accept=".json,application/json"
             multiple={!isEdit}
+            // antd's form styles give file inputs display:block, which beats the hidden attribute;
+            // an inline display wins, so only the styled button below shows.
             hidden
+            style={{ display: 'none' }}
             aria-label={t('channels.form.uploadJson')}
             onChange={(e) => {
               void upload(e.target.files);

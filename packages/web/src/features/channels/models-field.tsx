@@ -1,10 +1,12 @@
 // The drawer's model list: a multi-select with free entries, and the buttons that fill it — the
 // upstream's own list, the type's known models, and custom names typed as a comma list.
 import { Button, Form, Input, Select, Space } from 'antd';
+import { MSG } from '@sluice/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../components/feedback';
-import { fetchStoredChannelModels, fetchUpstreamModels } from './api';
+import { ApiError, translateServerMessage } from '../../lib/api';
+import { fetchNewChannelModels, fetchStoredChannelModels } from './api';
 import { addCustomModels, modelOptions } from './channel-form';
 import { channelTypeOrDefault, prefilledModels } from './channel-type-table';
 import type { ModelCatalog } from './channel-type-table';
@@ -54,15 +56,28 @@ export function ModelsField({
     try {
       const models =
         channelId === undefined
-          ? await fetchUpstreamModels(String(form.getFieldValue('base_url') ?? ''), key ?? '')
+          ? await fetchNewChannelModels({
+              type: current().type,
+              base_url: String(form.getFieldValue('base_url') ?? ''),
+              key: key ?? '',
+            })
           : await fetchStoredChannelModels(channelId);
       setModels(models);
       void message.success(t('channels.form.fetched', { count: models.length }));
-    } catch {
-      void message.error(t('msg.fetchModelsFailed'));
+    } catch (error) {
+      void message.error(fetchFailure(error));
     } finally {
       setFetching(false);
     }
+  };
+
+  /** The server's reason ("failed to get model list: <why>") in the chosen language. */
+  const fetchFailure = (error: unknown): string => {
+    if (!(error instanceof ApiError)) return t('msg.fetchModelsFailed');
+    const prefix = `${MSG.fetchModelsFailed}: `;
+    return error.message.startsWith(prefix)
+      ? t('channels.form.fetchFailed', { reason: error.message.slice(prefix.length) })
+      : translateServerMessage(error.message);
   };
 
   const addCustom = () => {

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ListState } from '../../components/data-table';
 import { useFeedback } from '../../components/feedback';
-import { ApiError } from '../../lib/api';
+import { ApiError, translateServerMessage } from '../../lib/api';
 import {
   copyChannel,
   deleteChannel,
@@ -82,7 +82,16 @@ export function useChannelActions(list: ListState<ChannelListItem>, tagMode: boo
       pendingFor: (key) => pending.get(key) ?? null,
       test: (channel, model) =>
         void run(channel.id, 'test', async () => {
-          const { time } = await testChannel(channel.id, model);
+          let time: number;
+          try {
+            ({ time } = await testChannel(channel.id, model));
+          } catch (error) {
+            const reason = error instanceof ApiError ? translateServerMessage(error.message) : String(error);
+            void message.error(t('channels.done.testFailed', { name: channel.name, reason }));
+            // The server recorded the time and may have disabled the channel: show what it stored.
+            await refresh();
+            return;
+          }
           patch(channel, { response_time: Math.round(time * 1000), test_time: nowSeconds() });
           void message.success(
             t('channels.done.tested', { name: channel.name, seconds: formatSeconds(time * 1000) }),

@@ -1,13 +1,15 @@
-// The columns of the drawing table (spec part 2 §3/§4): the channel only for admins; images as
-// thumbnails that open antd's image viewer; long prompts open in a dialog.
+// The columns of the drawing table (spec part 2 §3/§4): the channel only for admins; times in
+// milliseconds; images as thumbnails that open antd's image viewer; long prompts open in a dialog.
 import { Image, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import type { MidjourneyItem } from '@sluice/shared';
 import type { TFunction } from 'i18next';
-import { formatTimestamp } from '../../lib/dates';
 import { LongText } from '../logs/components/long-text';
-import { DurationCell, ProgressCell, StatusTag } from '../tasks/task-cells';
+import { DurationCell, ProgressCell, StatusTag, TimeCell } from '../tasks/task-cells';
+import { DRAWING_LIST } from './api';
 import { mjAction, submitCode } from './labels';
+
+const unit = DRAWING_LIST.timeUnit;
 
 export function drawingColumns({
   t,
@@ -20,12 +22,14 @@ export function drawingColumns({
     {
       title: t('drawing.column.submitTime'),
       key: 'submit',
-      render: (_, task) => <span style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(task.submit_time)}</span>,
+      render: (_, task) => <TimeCell time={task.submit_time} unit={unit} />,
     },
     {
       title: t('drawing.column.duration'),
       key: 'duration',
-      render: (_, task) => <DurationCell submitTime={task.submit_time} finishTime={task.finish_time} />,
+      render: (_, task) => (
+        <DurationCell submitTime={task.submit_time} finishTime={task.finish_time} unit={unit} />
+      ),
     },
   ];
   if (admin) {
@@ -67,7 +71,7 @@ export function drawingColumns({
     {
       title: t('drawing.column.progress'),
       key: 'progress',
-      render: (_, task) => <ProgressCell progress={task.progress} />,
+      render: (_, task) => <ProgressCell progress={task.progress} status={task.status} />,
     },
     {
       title: t('drawing.column.image'),

@@ -6,3 +6,10 @@ export const useHomePageContent = () =>
 
 export const useAboutContent = () =>
   useQuery({ queryKey: ['about'], queryFn: () => api.get<string>('/api/about') });
+
+/** The site's announcement (Notice option). Silent: the home page works without it. */
+export const useNotice = () =>
+  useQuery({
+    queryKey: ['notice'],
+    queryFn: () => api.get<string>('/api/notice', undefined, { silent: true }),
+  });

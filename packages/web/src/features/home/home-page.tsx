@@ -1,19 +1,40 @@
-// Home: the site's HomePageContent (Markdown or a framed URL), or a welcome panel when none is set.
+// Home: the site's announcement when there is one, then its HomePageContent (Markdown or a framed
+// URL), or a welcome panel when none is set.
 import { ApiOutlined, CopyOutlined, KeyOutlined, LoginOutlined } from '@ant-design/icons';
 import { Button, theme } from 'antd';
-import { Suspense, lazy } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PageLoading } from '../../app/page-loading';
 import { useCopy } from '../../components/copy';
 import { useUser } from '../../lib/session';
 import { DEFAULT_LOGO, useStatus } from '../../lib/status';
-import { useHomePageContent } from './api';
+import { useHomePageContent, useNotice } from './api';
+import { dismissNotice, readDismissedNotice, shouldShowNotice } from './notice-dismissal';
 
 // Markdown and the sanitiser load only for sites that set home page content.
 const SiteContent = lazy(() =>
   import('../../components/site-content').then((m) => ({ default: m.SiteContent })),
 );
+const SiteNotice = lazy(() => import('./site-notice').then((m) => ({ default: m.SiteNotice })));
+
+/** The announcement for visitors and users alike, until they close that text. */
+function HomeNotice() {
+  const notice = useNotice().data ?? '';
+  const [dismissed, setDismissed] = useState(readDismissedNotice);
+  if (!shouldShowNotice(notice, dismissed)) return null;
+  return (
+    <Suspense fallback={null}>
+      <SiteNotice
+        notice={notice}
+        onDismiss={() => {
+          dismissNotice(notice);
+          setDismissed(notice);
+        }}
+      />
+    </Suspense>
+  );
+}
 
 function Welcome() {
   const { t } = useTranslation();
@@ -91,7 +112,7 @@ function Welcome() {
   );
 }
 
-export function HomePage() {
+function HomeContent() {
   const { t } = useTranslation();
   const content = useHomePageContent();
   if (content.isPending) return <PageLoading />;
@@ -100,5 +121,14 @@ export function HomePage() {
     <Suspense fallback={<PageLoading />}>
       <SiteContent content={content.data} title={t('nav.home')} />
     </Suspense>
+  );
+}
+
+export function HomePage() {
+  return (
+    <>
+      <HomeNotice />
+      <HomeContent />
+    </>
   );
 }

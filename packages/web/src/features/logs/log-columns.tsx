@@ -1,5 +1,6 @@
 // The columns of the log table (spec part 2 §2/§3): channel and user only for admins; timing
-// figures coloured by the spec's thresholds; quota as the site displays it.
+// figures coloured by the spec's thresholds; quota as the site displays it; details worded in the
+// reader's language.
 import { Button, Space, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { LOG_TYPE } from '@sluice/shared';
@@ -8,6 +9,7 @@ import type { TFunction } from 'i18next';
 import { formatTimestamp } from '../../lib/dates';
 import { callTimeColour, firstTokenColour } from './colours';
 import { otherOf } from './log-other';
+import { logText } from './log-text';
 import { logTypeTag } from './log-types';
 
 export interface LogColumnOptions {
@@ -37,11 +39,16 @@ export function logColumns({ t, admin, formatQuota, onUser }: LogColumnOptions):
           if (!isCall(log) || !log.channel) return dash;
           const tried = otherOf(log).admin_info?.use_channel ?? [];
           const tag = <Tag color="blue">{log.channel}</Tag>;
-          return tried.length > 1 ? (
-            <Tooltip title={t('logs.detail.channelsTried', { channels: tried.join(' → ') })}>{tag}</Tooltip>
-          ) : (
-            tag
+          const name = log.channel_name ?? '';
+          const retried = tried.length > 1;
+          if (name === '' && !retried) return tag;
+          const tip = (
+            <>
+              {name !== '' && <div>{name}</div>}
+              {retried && <div>{t('logs.detail.channelsTried', { channels: tried.join(' → ') })}</div>}
+            </>
           );
+          return <Tooltip title={tip}>{tag}</Tooltip>;
         },
       },
       {
@@ -145,14 +152,16 @@ export function logColumns({ t, admin, formatQuota, onUser }: LogColumnOptions):
     {
       title: t('logs.column.details'),
       key: 'content',
-      render: (_, log) =>
-        log.content ? (
-          <Typography.Text ellipsis={{ tooltip: log.content }} style={{ maxWidth: 240 }}>
-            {log.content}
+      render: (_, log) => {
+        const text = logText(log, otherOf(log), { t, formatQuota });
+        return text ? (
+          <Typography.Text ellipsis={{ tooltip: text }} style={{ maxWidth: 240 }}>
+            {text}
           </Typography.Text>
         ) : (
           dash
-        ),
+        );
+      },
     },
   );
   return columns;

@@ -1,15 +1,18 @@
-// The expanded part of a log row: the full details text and, for consumption rows, the billing
-// process (the ratios the relay applied, the prices they mean and the formula with its result).
+// The expanded part of a log row: the full details text (in the reader's language) and, for
+// consumption rows, the billing process (the ratios the relay applied, the prices they mean and
+// the formula with its result).
 import { Typography, theme } from 'antd';
 import type { LogItem } from '@sluice/shared';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormatQuota } from '../../components/quota';
 import { useStatus } from '../../lib/status';
 import { billingFormula, billingProcess, formatFigure } from './billing-process';
 import type { BillingProcess } from './billing-process';
 import { otherOf } from './log-other';
 import type { LogOther } from './log-other';
+import { logText } from './log-text';
 
 interface Item {
   key: string;
@@ -105,16 +108,18 @@ function audioItems(other: LogOther, t: TFunction): Items {
 export function LogDetails({ log, admin }: { log: LogItem; admin: boolean }) {
   const { t } = useTranslation();
   const status = useStatus();
+  const formatQuota = useFormatQuota();
   const other = otherOf(log);
   const process = billingProcess(log, other, status.quota_per_unit);
+  const text = logText(log, other, { t, formatQuota });
 
   const items: Items = [];
-  if (log.content) {
+  if (text) {
     items.push({
       key: 'content',
       label: t('logs.detail.content'),
       wide: true,
-      children: <span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{log.content}</span>,
+      children: <span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{text}</span>,
     });
   }
   if (process) items.push(...priceItems(process, t));
@@ -128,6 +133,13 @@ export function LogDetails({ log, admin }: { log: LogItem; admin: boolean }) {
       key: 'upstream',
       label: t('logs.detail.upstreamModelLabel'),
       children: other.upstream_model_name,
+    });
+  }
+  if (admin && log.channel) {
+    items.push({
+      key: 'channel',
+      label: t('logs.detail.channel'),
+      children: `${log.channel} · ${log.channel_name || t('logs.detail.channelGone')}`,
     });
   }
   const tried = other.admin_info?.use_channel ?? [];

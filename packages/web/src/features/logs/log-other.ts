@@ -1,6 +1,6 @@
 // The `other` JSON of a log row (what the relay records about a call: timing, prices, channels
-// tried). It comes from the server as text; a field of an unexpected type is dropped rather than
-// hiding the whole row's details.
+// tried; the facts of top-up and admin rows). It comes from the server as text; a field of an
+// unexpected type is dropped rather than hiding the whole row's details.
 import { z } from 'zod';
 
 const num = z.number().finite().optional().catch(undefined);
@@ -27,7 +27,22 @@ const logOtherSchema = z.object({
   text_output: num,
   ws: flag,
   upstream_model_name: text,
+  /** A stream that ended early: 'client' (the client left) or 'upstream' (it broke off). */
+  stream_interrupted: z.enum(['client', 'upstream']).optional().catch(undefined),
+  stream_error: text,
+  /** Error rows: the status the client was answered with. */
   status_code: num,
+  /** Top-up and admin rows: which event (LOG_EVENT) and its facts. */
+  event: text,
+  quota: num,
+  redemption_id: num,
+  redemption_name: text,
+  money: text,
+  payment_method: text,
+  trade_no: text,
+  quota_from: num,
+  quota_to: num,
+  quota_delta: num,
   /** Present for admins only. */
   admin_info: z
     .object({
@@ -35,6 +50,7 @@ const logOtherSchema = z.object({
         .array(z.union([z.string(), z.number()]))
         .optional()
         .catch(undefined),
+      admin_id: num,
     })
     .optional()
     .catch(undefined),

@@ -3,7 +3,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { LogItem } from '@sluice/shared';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadSections } from '../../i18n';
+import { changeLanguage, loadSections } from '../../i18n';
 import { clearUser, setUser } from '../../lib/session';
 import { DEFAULT_STATUS } from '../../lib/status';
 import { installFetch, ok } from '../../test/fake-fetch';
@@ -41,7 +41,7 @@ const page = (items: LogItem[]) => ok({ items, page: 1, page_size: 10, total: it
 const stat = ok({ quota: 200_000, rpm: 3, tpm: 1500 });
 
 function serve(admin: boolean) {
-  const rows = admin ? [{ ...consumption, channel: 5 }] : [consumption];
+  const rows = admin ? [{ ...consumption, channel: 5, channel_name: 'azure-east' }] : [consumption];
   return installFetch({
     'GET /api/status': ok(DEFAULT_STATUS),
     'GET /api/log/': page(rows),
@@ -82,11 +82,12 @@ vi.setConfig({ testTimeout: 20_000 });
 
 beforeAll(() => loadSections());
 beforeEach(() => localStorage.clear());
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   clearUser();
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  await changeLanguage('en');
 });
 
 describe('log page for a regular user', () => {
@@ -136,12 +137,25 @@ describe('log page for a regular user', () => {
     const row = await firstRow();
     fireEvent.click(within(row).getByRole('button', { name: /expand row/i }));
     const details = await screen.findByLabelText('Log details');
+    // The details sentence is worded from the row's facts, not copied from its stored text.
+    expect(within(details).getByText('Model ratio 100, completion ratio 2, group ratio 1')).toBeTruthy();
+    expect(within(details).queryByText('5 · azure-east')).toBeNull();
     expect(within(details).getByText('Model ratio')).toBeTruthy();
     expect(within(details).getByText('$200 / 1M tokens')).toBeTruthy();
     expect(within(details).getByText('$400 / 1M tokens')).toBeTruthy();
     expect(
       within(details).getByText('(prompt 1000 + completion 500 × 2) × 100 × 1 = 200000 quota = $0.4'),
     ).toBeTruthy();
+  });
+
+  it('words a row’s details in the language the reader chose', async () => {
+    signIn(1);
+    serve(false);
+    await changeLanguage('zh-CN');
+    renderPage(<LogsPage />, { path: '/log' });
+    const row = await firstRow();
+    expect(within(row).getByText('模型倍率 100，补全倍率 2，分组倍率 1')).toBeTruthy();
+    expect(within(row).queryByText(consumption.content)).toBeNull();
   });
 
   it('sends the token name it is asked to search for', async () => {
@@ -174,6 +188,16 @@ describe('log page for an admin', () => {
     expect(screen.getByLabelText('Username')).toBeTruthy();
     expect(screen.getByRole('columnheader', { name: 'Channel' })).toBeTruthy();
     expect(within(row).getByText('5')).toBeTruthy();
+  });
+
+  it('names the channel that served a row in its details', async () => {
+    signIn(100);
+    serve(true);
+    renderPage(<LogsPage />, { path: '/log' });
+    const row = await firstRow();
+    fireEvent.click(within(row).getByRole('button', { name: /expand row/i }));
+    const details = await screen.findByLabelText('Log details');
+    expect(within(details).getByText('5 · azure-east')).toBeTruthy();
   });
 
   it('opens the user behind a row', async () => {

@@ -1,7 +1,14 @@
 // How task states, actions and progress read.
 import { describe, expect, it } from 'vitest';
 import { submitCode } from '../drawing/labels';
-import { progressPercent, taskAction, taskStatus } from './labels';
+import {
+  elapsedSeconds,
+  progressPercent,
+  secondsToUnit,
+  taskAction,
+  taskStatus,
+  timeInSeconds,
+} from './labels';
 
 describe('task labels', () => {
   it('knows every task status, an empty one as submitting, and passes unknown ones through', () => {
@@ -29,5 +36,15 @@ describe('task labels', () => {
     expect(submitCode(22).name).toBe('duplicate');
     expect(submitCode(0).name).toBe('notSubmitted');
     expect(submitCode(9).name).toBe('unknown');
+  });
+
+  it('reads drawing times as milliseconds and task times as seconds', () => {
+    expect(timeInSeconds(1_790_000_000_999, 'ms')).toBe(1_790_000_000);
+    expect(timeInSeconds(1_790_000_000, 's')).toBe(1_790_000_000);
+    expect(secondsToUnit(1_790_000_000, 'ms')).toBe(1_790_000_000_000);
+    expect(secondsToUnit(1_790_000_000, 's')).toBe(1_790_000_000);
+    expect(elapsedSeconds(1_790_000_000_000, 1_790_000_061_240, 'ms')).toBe(61.2);
+    expect(elapsedSeconds(1_790_000_000, 1_790_000_061, 's')).toBe(61);
+    expect(elapsedSeconds(1_790_000_000_000, 0, 'ms')).toBeNull();
   });
 });

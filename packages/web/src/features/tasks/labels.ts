@@ -1,5 +1,6 @@
 // Labels of async and drawing task states (spec part 2 §4). Pure, so the rules are tested without
 // rendering. Unknown values are shown as they are rather than hidden.
+import { taskDuration } from '../logs/colours';
 
 /** Task statuses; Suno adds QUEUED and UNKNOWN, and an empty status while the task is being submitted. */
 export const TASK_STATUS_NAMES = [
@@ -44,4 +45,28 @@ export function progressPercent(progress: string): number | null {
   const match = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(progress);
   if (!match) return null;
   return Math.min(100, Math.max(0, Number(match[1])));
+}
+
+/**
+ * The unit a list stores its times in: drawing (Midjourney) rows in milliseconds, async tasks in
+ * seconds, as new-api stores them.
+ */
+export type TimeUnit = 'ms' | 's';
+
+/** A stored time as unix seconds (for display), whole seconds. */
+export const timeInSeconds = (time: number, unit: TimeUnit): number =>
+  unit === 'ms' ? Math.floor(time / 1000) : time;
+
+/** Unix seconds (the console's date filters) in a list's unit, for its query. */
+export const secondsToUnit = (seconds: number, unit: TimeUnit): number =>
+  unit === 'ms' ? seconds * 1000 : seconds;
+
+/**
+ * Seconds from submit to finish, to a tenth when the times are milliseconds; null while the task
+ * has not finished.
+ */
+export function elapsedSeconds(submitTime: number, finishTime: number, unit: TimeUnit): number | null {
+  const elapsed = taskDuration(submitTime, finishTime);
+  if (elapsed === null) return null;
+  return unit === 'ms' ? Math.round(elapsed / 100) / 10 : elapsed;
 }

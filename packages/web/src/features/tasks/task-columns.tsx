@@ -1,14 +1,15 @@
-// The columns of the async task table (spec part 2 §3/§4); the channel only for admins.
+// The columns of the async task table (spec part 2 §3/§4); times in seconds; the channel only for
+// admins.
 import { Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import type { TaskItem } from '@sluice/shared';
 import type { TFunction } from 'i18next';
-import { formatTimestamp } from '../../lib/dates';
 import { LongText } from '../logs/components/long-text';
+import { TASK_LIST } from './api';
 import { taskAction } from './labels';
-import { DurationCell, ProgressCell, StatusTag } from './task-cells';
+import { DurationCell, ProgressCell, StatusTag, TimeCell } from './task-cells';
 
-const time = (seconds: number) => <span style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(seconds)}</span>;
+const unit = TASK_LIST.timeUnit;
 
 export function platformLabel(platform: string, t: TFunction): string {
   return platform === 'suno' ? t('tasks.platform.suno') : platform || '-';
@@ -29,12 +30,22 @@ export function taskColumns({
   onDetails(task: TaskItem): void;
 }): TableColumnsType<TaskItem> {
   const columns: TableColumnsType<TaskItem> = [
-    { title: t('tasks.column.submitTime'), key: 'submit', render: (_, task) => time(task.submit_time) },
-    { title: t('tasks.column.finishTime'), key: 'finish', render: (_, task) => time(task.finish_time) },
+    {
+      title: t('tasks.column.submitTime'),
+      key: 'submit',
+      render: (_, task) => <TimeCell time={task.submit_time} unit={unit} />,
+    },
+    {
+      title: t('tasks.column.finishTime'),
+      key: 'finish',
+      render: (_, task) => <TimeCell time={task.finish_time} unit={unit} />,
+    },
     {
       title: t('tasks.column.duration'),
       key: 'duration',
-      render: (_, task) => <DurationCell submitTime={task.submit_time} finishTime={task.finish_time} />,
+      render: (_, task) => (
+        <DurationCell submitTime={task.submit_time} finishTime={task.finish_time} unit={unit} />
+      ),
     },
   ];
   if (admin) {
@@ -72,7 +83,7 @@ export function taskColumns({
     {
       title: t('tasks.column.progress'),
       key: 'progress',
-      render: (_, task) => <ProgressCell progress={task.progress} />,
+      render: (_, task) => <ProgressCell progress={task.progress} status={task.status} />,
     },
     {
       title: t('tasks.column.failReason'),

@@ -1,14 +1,16 @@
-// The async task and drawing lists: whose records are asked for, the admin-only channel filter and
-// column, status and code labels, durations over a minute in red, and long texts in a dialog.
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
-import type { MidjourneyItem, TaskItem } from '@sluice/shared';
+// The async task list: whose records are asked for, the admin-only channel filter and column,
+// status labels, times in seconds, durations over a minute in red, lazy paging from p=0, a failed
+// task's red progress bar, and the details dialog.
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { TaskItem } from '@sluice/shared';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadSections } from '../../i18n';
+import { formatTimestamp } from '../../lib/dates';
 import { clearUser, setUser } from '../../lib/session';
 import { DEFAULT_STATUS } from '../../lib/status';
 import { installFetch, ok } from '../../test/fake-fetch';
+import type { FakeRoute } from '../../test/fake-fetch';
 import { renderPage } from '../../test/render';
-import { DrawingPage } from '../drawing/drawing-page';
 import { TasksPage } from './tasks-page';
 
 const task: TaskItem = {
@@ -31,42 +33,17 @@ const task: TaskItem = {
   data: '{"clips":[]}',
 };
 
-const drawing: MidjourneyItem = {
-  id: 2,
-  user_id: 7,
-  code: 22,
-  action: 'IMAGINE',
-  mj_id: 'mj-77',
-  prompt: 'a lighthouse at dusk, watercolour, soft light, wide shot',
-  prompt_en: '',
-  description: '',
-  state: '',
-  submit_time: 1_790_000_000,
-  start_time: 0,
-  finish_time: 1_790_000_030,
-  image_url: '',
-  status: 'SUCCESS',
-  progress: '100%',
-  fail_reason: '',
-  channel_id: 4,
-  quota: 0,
-  buttons: '',
-  properties: '',
-};
-
-const page = <T,>(items: T[]) => ok({ items, page: 1, page_size: 10, total: items.length });
 const withoutChannel = <T extends { channel_id?: number }>(row: T): T => {
   const { channel_id: _hidden, ...rest } = row;
   return rest as T;
 };
 
-function serve() {
+function serve(routes: Record<string, FakeRoute> = {}) {
   return installFetch({
     'GET /api/status': ok(DEFAULT_STATUS),
-    'GET /api/task/': page([task]),
-    'GET /api/task/self': page([withoutChannel(task)]),
-    'GET /api/mj/': page([drawing]),
-    'GET /api/mj/self/': page([withoutChannel(drawing)]),
+    'GET /api/task/': ok([task]),
+    'GET /api/task/self': ok([withoutChannel(task)]),
+    ...routes,
   });
 }
 
@@ -105,8 +82,15 @@ describe('async task list', () => {
     expect(within(row).getByText('Suno')).toBeTruthy();
     expect(within(row).getByText('Generate music')).toBeTruthy();
     expect(within(row).getByText('Queued')).toBeTruthy();
+    // Times are unix seconds.
+    expect(within(row).getByText(formatTimestamp(1_790_000_000))).toBeTruthy();
+    expect(within(row).getByText(formatTimestamp(1_790_000_090))).toBeTruthy();
     // Submitted to finished in 90 s: over a minute, so red.
     expect(within(row).getByText('90 s').className).toMatch(/red/);
+    // Still running at 40%: a normal bar.
+    const bar = within(row).getByRole('progressbar');
+    expect(bar.getAttribute('aria-valuenow')).toBe('40');
+    expect(bar.className).not.toMatch(/status-exception/);
   });
 
   it('gives an admin everyone’s tasks with the channel filter and column', async () => {
@@ -120,6 +104,50 @@ describe('async task list', () => {
     expect(within(row).getByText('4')).toBeTruthy();
   });
 
+  it('asks from p=0 with the date filters in seconds and fetches the next page only when asked', async () => {
+    signIn(10);
+    const rows = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => ({ ...task, id: from + i, task_id: `suno-${from + i}` }));
+    const calls = serve({
+      'GET /api/task/': (request) =>
+        ok(new URL(request.url).searchParams.get('p') === '0' ? rows(1, 10) : rows(11, 3)),
+    });
+    renderPage(<TasksPage />, {
+      path: '/task',
+      url: '/task?start_timestamp=1790000000&end_timestamp=1790003600&channel_id=4',
+    });
+    await rowWith('suno-1');
+    const first = calls.filter((c) => c.path === '/api/task/');
+    expect(first).toHaveLength(1);
+    expect(Object.fromEntries(first[0]?.query ?? [])).toEqual({
+      p: '0',
+      page_size: '10',
+      channel_id: '4',
+      start_timestamp: '1790000000',
+      end_timestamp: '1790003600',
+    });
+    // A full first page: a second is offered but not fetched until the user goes there.
+    expect(screen.queryByTitle('3')).toBeNull();
+    fireEvent.click(screen.getByTitle('2'));
+    await rowWith('suno-13');
+    expect(calls.filter((c) => c.path === '/api/task/').map((c) => c.query.get('p'))).toEqual(['0', '1']);
+    // The second page was short: it is the last.
+    await waitFor(() => expect(screen.queryByTitle('3')).toBeNull());
+  });
+
+  it('shows a failed task’s progress as a red bar, not a green full one', async () => {
+    signIn(1);
+    serve({
+      'GET /api/task/self': ok([{ ...withoutChannel(task), status: 'FAILURE', progress: '100%' }]),
+    });
+    renderPage(<TasksPage />, { path: '/task' });
+    const row = await rowWith('suno-task-1');
+    expect(within(row).getByText('Failed')).toBeTruthy();
+    const bar = within(row).getByRole('progressbar');
+    expect(bar.className).toMatch(/status-exception/);
+    expect(bar.className).not.toMatch(/status-success/);
+  });
+
   it('opens the details of a task', async () => {
     signIn(1);
     serve();
@@ -128,43 +156,5 @@ describe('async task list', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Task details')).toBeTruthy();
     expect(within(dialog).getByText('{"clips":[]}')).toBeTruthy();
-  });
-});
-
-describe('drawing list', () => {
-  it('shows a regular user their own drawings with labels and no channel', async () => {
-    signIn(1);
-    const calls = serve();
-    renderPage(<DrawingPage />, { path: '/midjourney' });
-    const row = await rowWith('mj-77');
-    expect(calls.some((c) => c.path === '/api/mj/self/')).toBe(true);
-    expect(screen.queryByLabelText('Channel ID')).toBeNull();
-    expect(screen.queryByRole('columnheader', { name: 'Channel' })).toBeNull();
-    expect(within(row).getByText('Imagine')).toBeTruthy();
-    expect(within(row).getByText('Duplicate')).toBeTruthy();
-    expect(within(row).getByText('Success')).toBeTruthy();
-    expect(within(row).getByText('30 s').className).toMatch(/green/);
-    expect(within(row).getByText('No image')).toBeTruthy();
-  });
-
-  it('opens a long prompt in a dialog', async () => {
-    signIn(1);
-    serve();
-    renderPage(<DrawingPage />, { path: '/midjourney' });
-    const row = await rowWith('mj-77');
-    fireEvent.click(within(row).getByText(drawing.prompt));
-    const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Prompt')).toBeTruthy();
-    expect(within(dialog).getByText(drawing.prompt)).toBeTruthy();
-  });
-
-  it('gives an admin the channel filter and column', async () => {
-    signIn(10);
-    const calls = serve();
-    renderPage(<DrawingPage />, { path: '/midjourney' });
-    await rowWith('mj-77');
-    expect(calls.some((c) => c.path === '/api/mj/')).toBe(true);
-    expect(screen.getByLabelText('Channel ID')).toBeTruthy();
-    expect(screen.getByRole('columnheader', { name: 'Channel' })).toBeTruthy();
   });
 });

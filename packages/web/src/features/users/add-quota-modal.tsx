@@ -1,4 +1,4 @@
-// Adds an amount (negative subtracts) to the quota field of the edit form; the user still submits.
+// Asks for an amount to add to a user's quota (negative subtracts); the edit form applies it at once.
 import { InputNumber, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

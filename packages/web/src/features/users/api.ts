@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ManageResult,
+  Page,
   PublicUser,
   SelfUpdateInput,
   UserAction,
@@ -13,14 +14,14 @@ import { api } from '../../lib/api';
 
 export const USER_LIST_ID = 'users';
 
-/** Both the plain list and the search answer a bare array, paged with a 0-based p. */
-export function fetchUserPage({ page, pageSize, filters, signal }: ListFetchArgs): Promise<PublicUser[]> {
+/** With page_size the list and the search answer new-api's page object, paged with a 1-based p. */
+export function fetchUserPage({ page, pageSize, filters, signal }: ListFetchArgs): Promise<Page<PublicUser>> {
   const keyword = filters.keyword ?? '';
   const group = filters.group ?? '';
-  const paging = { p: page, page_size: pageSize };
+  const paging = { p: page + 1, page_size: pageSize };
   return keyword || group
-    ? api.get<PublicUser[]>('/api/user/search', { ...paging, keyword, group }, { signal })
-    : api.get<PublicUser[]>('/api/user/', paging, { signal });
+    ? api.get<Page<PublicUser>>('/api/user/search', { ...paging, keyword, group }, { signal })
+    : api.get<Page<PublicUser>>('/api/user/', paging, { signal });
 }
 
 export const useGroups = () =>
@@ -56,6 +57,16 @@ export const useUpdateUser = () => {
   const invalidate = useInvalidateUsers();
   return useMutation({
     mutationFn: (input: UserUpdateInput) => api.put<PublicUser>('/api/user/', input),
+    onSuccess: invalidate,
+  });
+};
+
+/** Adds a signed amount to a user's quota at once, so spend made while the form is open is kept. */
+export const useAddQuota = () => {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: ({ id, value }: { id: number; value: number }) =>
+      api.post<ManageResult>('/api/user/manage', { id, action: 'add_quota', value }),
     onSuccess: invalidate,
   });
 };

@@ -1,5 +1,7 @@
-// /user/edit/:id (admin: username, password, display name, group, quota) and /user/edit (own account:
-// no group or quota). Bindings are shown read-only; they change only through the binding flows.
+// /user/edit/:id (admin: username, password, display name, group; quota only through the add-quota
+// call, so spend made while the form is open is never overwritten) and /user/edit (own account: no
+// group or quota). Bindings are shown read-only; they change only through the binding flows.
+// The own-account form is open to regular users, so it calls no admin-only route (the group list).
 import { ArrowLeftOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   Button,
@@ -19,7 +21,6 @@ import {
   displayNameSchema,
   groupSchema,
   optionalPasswordSchema,
-  quotaSchema,
   userIdSchema,
   usernameSchema,
 } from '@sluice/shared';
@@ -32,7 +33,7 @@ import { useFormatQuota } from '../../components/quota';
 import { zodRule } from '../../lib/form-rules';
 import { getUser, setUser } from '../../lib/session';
 import { AddQuotaModal } from './add-quota-modal';
-import { useGroups, useUpdateSelf, useUpdateUser, useUserDetail } from './api';
+import { useAddQuota, useGroups, useUpdateSelf, useUpdateUser, useUserDetail } from './api';
 
 interface EditValues {
   username: string;
@@ -74,19 +75,56 @@ function Bindings({ user }: { user: PublicUser }) {
   );
 }
 
-function QuotaField({ form }: { form: ReturnType<typeof Form.useForm<EditValues>>[0] }) {
+/** Only for editing another user: the group list is an admin-only call. */
+function GroupField({ current }: { current: string }) {
   const { t } = useTranslation();
+  const groups = useGroups();
+  const options = [...new Set([...(groups.data ?? []), current])].map((g) => ({ value: g, label: g }));
+  return (
+    <Form.Item name="group" label={t('users.form.group')} rules={[zodRule(groupSchema)]}>
+      <Select showSearch options={options} loading={groups.isPending} />
+    </Form.Item>
+  );
+}
+
+/** Read-only balance; the add-quota dialog changes it on the server at once and shows the result. */
+function QuotaField({
+  form,
+  userId,
+}: {
+  form: ReturnType<typeof Form.useForm<EditValues>>[0];
+  userId: number;
+}) {
+  const { t } = useTranslation();
+  const { message } = useFeedback();
   const formatQuota = useFormatQuota();
+  const addQuota = useAddQuota();
   const [adding, setAdding] = useState(false);
   const quota = Form.useWatch('quota', form) ?? 0;
+  const add = (value: number) =>
+    addQuota.mutate(
+      { id: userId, value },
+      {
+        onSuccess: (result) => {
+          if (result.quota !== undefined) form.setFieldValue('quota', result.quota);
+          void message.success(t('users.form.quotaAdded'));
+        },
+      },
+    );
   return (
     <>
       <Form.Item label={t('users.form.quota')} required={false}>
         <Space.Compact style={{ width: '100%' }}>
-          <Form.Item name="quota" noStyle rules={[zodRule(quotaSchema)]}>
-            <InputNumber<number> precision={0} style={{ width: '100%' }} aria-label={t('users.form.quota')} />
+          <Form.Item name="quota" noStyle>
+            <InputNumber<number>
+              precision={0}
+              style={{ width: '100%' }}
+              aria-label={t('users.form.quota')}
+              readOnly
+              variant="filled"
+            />
           </Form.Item>
-          <Button icon={<PlusOutlined />} onClick={() => setAdding(true)}>
+          <Button icon={<PlusOutlined />} loading={addQuota.isPending} onClick={() => setAdding(true)}>
             {t('users.form.addQuota')}
           </Button>
         </Space.Compact>
@@ -94,12 +132,7 @@ function QuotaField({ form }: { form: ReturnType<typeof Form.useForm<EditValues>
           {t('users.form.quotaHint', { value: formatQuota(quota) })}
         </div>
       </Form.Item>
-      <AddQuotaModal
-        open={adding}
-        current={quota}
-        onClose={() => setAdding(false)}
-        onAdd={(amount) => form.setFieldValue('quota', quota + amount)}
-      />
+      <AddQuotaModal open={adding} current={quota} onClose={() => setAdding(false)} onAdd={add} />
     </>
   );
 }
@@ -110,7 +143,6 @@ function EditForm({ user, self }: { user: PublicUser; self: boolean }) {
   const navigate = useNavigate();
   const location = useLocation();
   const [form] = Form.useForm<EditValues>();
-  const groups = useGroups();
   const updateUser = useUpdateUser();
   const updateSelf = useUpdateSelf();
   const saving = updateUser.isPending || updateSelf.isPending;
@@ -118,11 +150,6 @@ function EditForm({ user, self }: { user: PublicUser; self: boolean }) {
   // Back to where the admin came from (keeps the list's page and search), else to the list.
   const back = () =>
     location.key !== 'default' ? void navigate(-1) : void navigate(self ? '/setting' : '/user');
-
-  const groupOptions = [...new Set([...(groups.data ?? []), user.group])].map((g) => ({
-    value: g,
-    label: g,
-  }));
 
   const submit = (values: EditValues) => {
     const profile = {
@@ -143,7 +170,7 @@ function EditForm({ user, self }: { user: PublicUser; self: boolean }) {
       return;
     }
     updateUser.mutate(
-      { id: user.id, ...profile, group: values.group, quota: Math.trunc(values.quota) },
+      { id: user.id, ...profile, group: values.group },
       {
         onSuccess: () => {
           void message.success(t('users.updated'));
@@ -195,14 +222,12 @@ function EditForm({ user, self }: { user: PublicUser; self: boolean }) {
         </Col>
         {!self && (
           <Col xs={24} md={12}>
-            <Form.Item name="group" label={t('users.form.group')} rules={[zodRule(groupSchema)]}>
-              <Select showSearch options={groupOptions} loading={groups.isPending} />
-            </Form.Item>
+            <GroupField current={user.group} />
           </Col>
         )}
         {!self && (
           <Col xs={24} md={12}>
-            <QuotaField form={form} />
+            <QuotaField form={form} userId={user.id} />
           </Col>
         )}
       </Row>

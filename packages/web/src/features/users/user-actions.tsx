@@ -1,26 +1,29 @@
-// The action buttons of one user row: only the ones that apply to the row's role and status (a
-// regular user can be promoted, an admin demoted, nobody above admin either). The server still
-// decides, and explains, whether the caller may act on this user.
+// The action buttons of one user row: only those the caller may use on this user (see
+// user-permissions.ts) and that fit the row's status. The server still decides and explains.
 import { Button, Popconfirm, Space } from 'antd';
-import { ROLE, USER_STATUS } from '@sluice/shared';
+import { USER_STATUS } from '@sluice/shared';
 import type { PublicUser, UserAction } from '@sluice/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { isDeregistered } from './labels';
+import { allowedUserActions } from './user-permissions';
+import type { Caller } from './user-permissions';
 
 /** Status 3 has no enable action in the classic console; keep it that way. */
 const NOT_ENABLEABLE_STATUS = 3;
 
 export interface UserActionsProps {
   user: PublicUser;
+  /** The signed-in user; null shows no actions. */
+  caller: Caller | null;
   /** The action in flight on this row, if any. */
   pending: UserAction | null;
   onAction(user: PublicUser, action: UserAction): void;
 }
 
-export function UserActions({ user, pending, onAction }: UserActionsProps) {
+export function UserActions({ user, caller, pending, onAction }: UserActionsProps) {
   const { t } = useTranslation();
-  if (isDeregistered(user)) return null;
+  const allowed = allowedUserActions(caller, user);
+  if (allowed.size === 0) return null;
   const busy = pending !== null;
   const button = (action: UserAction, disabled = false) => (
     <Button
@@ -33,26 +36,33 @@ export function UserActions({ user, pending, onAction }: UserActionsProps) {
     </Button>
   );
   const enabled = user.status === USER_STATUS.enabled;
+  const own = caller !== null && caller.id === user.id;
   return (
     <Space size={4} wrap={false}>
-      {user.role < ROLE.admin && button('promote')}
-      {user.role >= ROLE.admin && user.role < ROLE.root && button('demote')}
-      {enabled ? button('disable') : button('enable', user.status === NOT_ENABLEABLE_STATUS)}
-      <Popconfirm
-        title={t('users.deleteTitle', { username: user.username })}
-        description={t('users.deleteWarning')}
-        okText={t('users.action.delete')}
-        cancelText={t('common.cancel')}
-        okButtonProps={{ danger: true }}
-        onConfirm={() => onAction(user, 'delete')}
-      >
-        <Button size="small" danger loading={pending === 'delete'} disabled={busy && pending !== 'delete'}>
-          {t('users.action.delete')}
-        </Button>
-      </Popconfirm>
-      <Link to={`/user/edit/${user.id}`} style={{ padding: '0 8px' }}>
-        {t('users.action.edit')}
-      </Link>
+      {allowed.has('promote') && button('promote')}
+      {allowed.has('demote') && button('demote')}
+      {enabled
+        ? allowed.has('disable') && button('disable')
+        : allowed.has('enable') && button('enable', user.status === NOT_ENABLEABLE_STATUS)}
+      {allowed.has('delete') && (
+        <Popconfirm
+          title={t('users.deleteTitle', { username: user.username })}
+          description={t('users.deleteWarning')}
+          okText={t('users.action.delete')}
+          cancelText={t('common.cancel')}
+          okButtonProps={{ danger: true }}
+          onConfirm={() => onAction(user, 'delete')}
+        >
+          <Button size="small" danger loading={pending === 'delete'} disabled={busy && pending !== 'delete'}>
+            {t('users.action.delete')}
+          </Button>
+        </Popconfirm>
+      )}
+      {allowed.has('edit') && (
+        <Link to={own ? '/user/edit' : `/user/edit/${user.id}`} style={{ padding: '0 8px' }}>
+          {t('users.action.edit')}
+        </Link>
+      )}
     </Space>
   );
 }

@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import { roleLabel, statusLabel } from './labels';
 import type { RoleLabel, StatusLabel } from './labels';
 import { UserActions } from './user-actions';
+import type { Caller } from './user-permissions';
 
 const ROLE_COLORS: Record<RoleLabel, string | undefined> = {
   user: undefined,
@@ -36,6 +37,8 @@ function Figure({ label, color, children }: { label: string; color?: string; chi
 
 export interface UserColumnOptions {
   t: TFunction;
+  /** The signed-in user: decides which row actions are offered. */
+  caller: Caller | null;
   formatQuota(quota: number): string;
   pendingFor(id: number): UserAction | null;
   onAction(user: PublicUser, action: UserAction): void;
@@ -43,6 +46,7 @@ export interface UserColumnOptions {
 
 export function userColumns({
   t,
+  caller,
   formatQuota,
   pendingFor,
   onAction,
@@ -122,7 +126,9 @@ export function userColumns({
     {
       title: t('users.column.actions'),
       key: 'actions',
-      render: (_, user) => <UserActions user={user} pending={pendingFor(user.id)} onAction={onAction} />,
+      render: (_, user) => (
+        <UserActions user={user} caller={caller} pending={pendingFor(user.id)} onAction={onAction} />
+      ),
     },
   ];
 }

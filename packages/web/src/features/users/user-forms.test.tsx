@@ -5,7 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { loadSections } from '../../i18n';
 import { clearUser, getUser, setUser } from '../../lib/session';
 import { DEFAULT_STATUS } from '../../lib/status';
-import { installFetch, ok } from '../../test/fake-fetch';
+import { failure, installFetch, ok } from '../../test/fake-fetch';
 import type { RecordedCall } from '../../test/fake-fetch';
 import { renderPage } from '../../test/render';
 import { EditUserPage } from './edit-user-page';
@@ -43,6 +43,8 @@ function serve(): RecordedCall[] {
     'POST /api/user/': ok({ ...alice, id: 9, username: 'carol' }),
     'GET /api/user/2': ok(alice),
     'PUT /api/user/': ok(alice),
+    // The server's answer: the balance after the addition, which the relay may have lowered meanwhile.
+    'POST /api/user/manage': ok({ status: 1, role: 1, quota: 749000 }),
     'GET /api/user/self': ok({ ...alice, id: 1, username: 'root', role: 100 }),
     'PUT /api/user/self': ok({ ...alice, id: 1, username: 'root2', display_name: 'Boss', role: 100 }),
   });
@@ -95,11 +97,12 @@ describe('add-user drawer', () => {
 });
 
 describe('edit another user', () => {
-  it('adds a negative amount to the quota and sends it as an integer with the group', async () => {
+  it('adds a negative amount through the add-quota call and never sends an absolute quota', async () => {
     const calls = serve();
     renderPage(<EditUserPage />, { path: '/user/edit/:id', url: '/user/edit/2' });
     const quota = await screen.findByLabelText('Quota');
     expect(quota).toHaveProperty('value', '1000000');
+    expect(quota).toHaveProperty('readOnly', true);
     expect(screen.getByLabelText('Email')).toHaveProperty('readOnly', true);
     expect(screen.getByLabelText('Email')).toHaveProperty('value', 'alice@example.com');
 
@@ -110,12 +113,14 @@ describe('edit another user', () => {
     });
     expect(await within(dialog).findByText('New quota: 750000 ($1.50)')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add quota' }));
-    await waitFor(() => expect(quota).toHaveProperty('value', '750000'));
+    expect(await screen.findByText('quota updated')).toBeTruthy();
+    expect(sent(calls, 'POST', '/api/user/manage')).toEqual([{ id: 2, action: 'add_quota', value: -250000 }]);
+    await waitFor(() => expect(quota).toHaveProperty('value', '749000'));
 
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('user updated')).toBeTruthy();
     expect(sent(calls, 'PUT', '/api/user/')).toEqual([
-      { id: 2, username: 'alice', display_name: 'Alice A.', password: '', group: 'default', quota: 750000 },
+      { id: 2, username: 'alice', display_name: 'Alice A.', password: '', group: 'default' },
     ]);
   });
 
@@ -144,6 +149,29 @@ describe('edit own account', () => {
       { username: 'root2', display_name: 'Boss', password: '' },
     ]);
     expect(getUser()).toMatchObject({ id: 1, username: 'root2', display_name: 'Boss' });
+  });
+
+  it('works for a regular user without asking any admin-only route', async () => {
+    setUser({ id: 2, username: 'alice', display_name: 'Alice A.', role: 1, status: 1, group: 'default' });
+    const calls = installFetch({
+      'GET /api/status': ok(DEFAULT_STATUS),
+      // What the server answers a regular user here; the page must never ask.
+      'GET /api/group/': failure(200, 'you do not have permission to do this'),
+      'GET /api/user/self': ok(alice),
+      'PUT /api/user/self': ok({ ...alice, display_name: 'Alice B.' }),
+    });
+    renderPage(<EditUserPage />, { path: '/user/edit' });
+    const displayName = await screen.findByLabelText('Display name');
+    expect(screen.queryByLabelText('Group')).toBeNull();
+    fireEvent.change(displayName, { target: { value: 'Alice B.' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('user updated')).toBeTruthy();
+    expect(sent(calls, 'PUT', '/api/user/self')).toEqual([
+      { username: 'alice', display_name: 'Alice B.', password: '' },
+    ]);
+    expect(calls.map((c) => c.path)).not.toContain('/api/group/');
+    expect(screen.queryByText(/do not have permission/)).toBeNull();
+    expect(getUser()).toMatchObject({ id: 2, role: 1, display_name: 'Alice B.' });
   });
 
   it('opening the own id from the list edits the own account', async () => {

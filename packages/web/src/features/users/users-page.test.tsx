@@ -103,7 +103,8 @@ describe('user table', () => {
     await waitFor(() => expect(screen.queryByText('alice')).toBeNull());
     const search = calls.find((c) => c.path === '/api/user/search');
     expect(search?.query.get('keyword')).toBe('bob');
-    expect(search?.query.get('p')).toBe('0');
+    // With page_size the server pages from 1, as new-api's paged lists do.
+    expect(search?.query.get('p')).toBe('1');
     expect(search?.query.get('page_size')).toBe('10');
   });
 
@@ -146,12 +147,13 @@ describe('user table', () => {
   });
 
   it('a refused action leaves the row as it was and says why', async () => {
-    serve(failure(403, 'you cannot act on a user whose role is equal to or higher than yours'));
+    // A refusal is HTTP 200 with success false; its sentence is the whole message.
+    serve(failure(200, 'you cannot act on a user whose role is equal to or higher than yours'));
     renderPage(<UsersPage />, { path: '/user' });
     const row = await rowOf('alice');
     fireEvent.click(within(row).getByRole('button', named('Disable')));
     expect(
-      await screen.findByText('Error: you cannot act on a user whose role is equal to or higher than yours'),
+      await screen.findByText('you cannot act on a user whose role is equal to or higher than yours'),
     ).toBeTruthy();
     expect(within(row).getByText('Activated')).toBeTruthy();
     expect(within(row).getByRole('button', named('Disable'))).toHaveProperty('disabled', false);

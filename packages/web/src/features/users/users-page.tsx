@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable, ListSearch, useList } from '../../components/data-table';
 import { useFeedback } from '../../components/feedback';
 import { useFormatQuota } from '../../components/quota';
+import { useUser } from '../../lib/session';
 import { AddUserDrawer } from './add-user-drawer';
 import { USER_LIST_ID, fetchUserPage, manageUser, useGroups } from './api';
 import { userColumns } from './user-columns';
@@ -21,6 +22,7 @@ export function UsersPage() {
   const { t } = useTranslation();
   const { message } = useFeedback();
   const formatQuota = useFormatQuota();
+  const signedIn = useUser();
   const groups = useGroups();
   const [adding, setAdding] = useState(false);
   const [pending, setPending] = useState<Map<number, UserAction>>(() => new Map());
@@ -54,11 +56,12 @@ export function UsersPage() {
     };
     return userColumns({
       t,
+      caller: signedIn,
       formatQuota,
       pendingFor: (id) => pending.get(id) ?? null,
       onAction: (user, action) => void onAction(user, action),
     });
-  }, [t, formatQuota, pending, updateRow, message]);
+  }, [t, signedIn, formatQuota, pending, updateRow, message]);
 
   return (
     <Card title={<h1 style={{ fontSize: 'inherit', margin: 0 }}>{t('users.title')}</h1>}>

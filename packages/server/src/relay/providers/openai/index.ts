@@ -12,7 +12,12 @@ export function openAiCompatible(
   defaultBaseUrl: string,
   overrides: Partial<Omit<OpenAiOptions, 'defaultBaseUrl'>> = {},
 ): ProviderAdapter {
-  const options: OpenAiOptions = { defaultBaseUrl, askStreamUsage: true, ...overrides };
+  const options: OpenAiOptions = {
+    defaultBaseUrl,
+    askStreamUsage: true,
+    limitField: 'max_tokens',
+    ...overrides,
+  };
   return {
     name,
     wireFormat: 'openai',
@@ -26,4 +31,6 @@ export function openAiCompatible(
   };
 }
 
-export const openaiAdapter = openAiCompatible('openai', 'https://api.openai.com');
+export const openaiAdapter = openAiCompatible('openai', 'https://api.openai.com', {
+  limitField: 'max_completion_tokens',
+});

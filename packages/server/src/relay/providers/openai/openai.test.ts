@@ -82,6 +82,46 @@ describe('openai adapter specifics', () => {
     });
   });
 
+  it('writes an output limit of its own in the field each vendor accepts', () => {
+    const limited = Object.assign(ir({ model: 'gpt-4o', messages: [] }), { outputLimit: 64 });
+    const sent = (type: number) =>
+      JSON.parse(String(adapterFor(type)?.buildRequest(limited, channel, 'gpt-4o').body)) as Record<
+        string,
+        unknown
+      >;
+    // OpenAI's reasoning models refuse max_tokens; Mistral refuses unknown fields.
+    expect(sent(1)).toMatchObject({ max_completion_tokens: 64 });
+    expect(sent(1).max_tokens).toBeUndefined();
+    for (const type of [4, 42]) {
+      expect(sent(type)).toMatchObject({ max_tokens: 64 });
+      expect(sent(type).max_completion_tokens).toBeUndefined();
+    }
+    const legacy = Object.assign(ir({ model: 'gpt-3.5-turbo-instruct', prompt: 'x' }), {
+      mode: 'completions' as const,
+      outputLimit: 8,
+    });
+    expect(JSON.parse(String(openaiAdapter.buildRequest(legacy, channel, 'x').body))).toMatchObject({
+      max_tokens: 8,
+    });
+  });
+
+  it("adds its own limit in front of the client's bytes, and re-encodes only when it cannot", () => {
+    const text = '  {"model":"gpt-4o",  "messages":[{"role":"user","content":"héllo"}],"max_tokens":null}';
+    const limited: IrRequest = Object.assign(ir(JSON.parse(text) as Record<string, unknown>), {
+      raw: Buffer.from(text),
+      outputLimit: 32,
+    });
+    const body = String(openaiAdapter.buildRequest(limited, channel, 'gpt-4o').body);
+    expect(body.startsWith('{"max_completion_tokens":32,"model":"gpt-4o",  "messages"')).toBe(true);
+    expect(JSON.parse(body)).toEqual({ ...limited.body, max_completion_tokens: 32 });
+    // The field present as null, an empty object: re-encoded, the limit still set once.
+    for (const given of [{ model: 'gpt-4o', max_completion_tokens: null }, {}]) {
+      const other = Object.assign(ir(given), { outputLimit: 5 });
+      const sent = JSON.parse(String(openaiAdapter.buildRequest(other, channel, 'gpt-4o').body));
+      expect(sent.max_completion_tokens).toBe(5);
+    }
+  });
+
   it('leaves stream_options alone for vendors that refuse it', () => {
     const mistral = adapterFor(42);
     const req = mistral?.buildRequest(ir({ model: 'm', stream: true, messages: [] }), channel, 'm');

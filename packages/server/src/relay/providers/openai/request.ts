@@ -20,6 +20,11 @@ export interface OpenAiOptions {
   defaultBaseUrl: string;
   /** Whether the vendor accepts stream_options.include_usage (some reject unknown fields). */
   askStreamUsage: boolean;
+  /**
+   * The field an output limit of our own is written in when the client set none: OpenAI's reasoning
+   * models refuse max_tokens, while other vendors know only max_tokens (Mistral refuses unknown fields).
+   */
+  limitField: 'max_tokens' | 'max_completion_tokens';
 }
 
 export const joinUrl = (base: string, path: string): string => `${base.replace(/\/+$/, '')}${path}`;
@@ -27,15 +32,64 @@ export const joinUrl = (base: string, path: string): string => `${base.replace(/
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const isJsonSpace = (byte: number | undefined) =>
+  byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/**
+ * `{"field":value,` followed by the client's bytes after their opening brace: adding our output limit
+ * to a body that names no limit costs a copy instead of a parse and a stringify (calls without
+ * max_tokens are the common case). Null when the bytes do not allow it: not an object, an empty
+ * one, or one that already has the field (even as null, which would then win as the later key).
+ */
+function withLeadingField(
+  raw: Buffer,
+  body: Record<string, unknown>,
+  field: string,
+  value: number,
+): Buffer | null {
+  if (Object.hasOwn(body, field)) return null;
+  let open = 0;
+  while (isJsonSpace(raw[open])) open++;
+  if (raw[open] !== 0x7b) return null;
+  let next = open + 1;
+  while (isJsonSpace(raw[next])) next++;
+  if (raw[next] === 0x7d || next >= raw.length) return null;
+  return Buffer.concat([Buffer.from(`{"${field}":${value},`), raw.subarray(open + 1)]);
+}
+
 /** The body to send: the client's own bytes when nothing needs rewriting. */
-export function openaiBody(ir: IrRequest, upstreamModel: string, askStreamUsage = true): Buffer | string {
+export function openaiBody(
+  ir: IrRequest,
+  upstreamModel: string,
+  askStreamUsage = true,
+  limitField: OpenAiOptions['limitField'] = 'max_tokens',
+): Buffer | string {
   const needsUsage = askStreamUsage && ir.stream && !ir.clientWantsUsage;
   const renamed = upstreamModel !== ir.model;
-  if (!needsUsage && !renamed && ir.raw) return ir.raw;
+  const capped = ir.outputLimit !== undefined;
+  if (!needsUsage && !renamed && ir.raw) {
+    if (!capped) return ir.raw;
+    if (ir.body.max_completion_tokens == null && ir.body.max_tokens == null) {
+      const field = ir.mode === 'chat' ? limitField : 'max_tokens';
+      const spliced = withLeadingField(ir.raw, ir.body, field, ir.outputLimit as number);
+      if (spliced) return spliced;
+    }
+  }
   // Copied onto an empty object rather than spread: a field added to a spread copy gets a hidden
   // class of its own on every call (see docs/relay-design.md, "One shape per object").
   const body: Record<string, unknown> = Object.assign({}, ir.body);
   body.model = upstreamModel;
+  if (ir.outputLimit !== undefined) {
+    // Each limit the client set is lowered under its own name; a request with neither gets the
+    // vendor's own field (limitField). Legacy completions know only max_tokens.
+    const completionLimit = body.max_completion_tokens != null;
+    const tokensLimit = body.max_tokens != null;
+    if (completionLimit) body.max_completion_tokens = ir.outputLimit;
+    if (tokensLimit) body.max_tokens = ir.outputLimit;
+    if (!completionLimit && !tokensLimit) {
+      body[ir.mode === 'chat' ? limitField : 'max_tokens'] = ir.outputLimit;
+    }
+  }
   if (needsUsage) {
     // Ask for the usage event so billing is exact; it is stripped again for clients that did not ask.
     const given = isRecord(ir.body.stream_options) ? ir.body.stream_options : {};
@@ -86,6 +140,6 @@ export function buildOpenAiRequest(
     headers: openaiHeaders(channel, ir.stream, ir.contentType, acceptFor(ir)),
     body: ir.contentType
       ? uploadBody(ir, upstreamModel)
-      : openaiBody(ir, upstreamModel, options.askStreamUsage),
+      : openaiBody(ir, upstreamModel, options.askStreamUsage, options.limitField),
   };
 }

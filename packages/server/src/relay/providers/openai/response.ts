@@ -1,22 +1,23 @@
 // Reading OpenAI-format answers: usage, generated text and error details.
+import { trustedUsage } from '../../ir/usage.js';
 import type { IrUsage } from '../../ir/usage.js';
 import type { ParsedResponse, UpstreamErrorInfo } from '../types.js';
 
 type Json = Record<string, unknown>;
 
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const count = (v: unknown): number =>
-  typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.round(v) : 0;
-
-/** OpenAI's usage object; cached tokens are already inside prompt_tokens. */
+/**
+ * OpenAI's usage object; cached tokens are already inside prompt_tokens. Undefined when there is
+ * none or its counts are not believable, so the call is billed by Sluice's own count.
+ */
 export function readUsage(value: unknown): IrUsage | undefined {
   if (!isRecord(value)) return undefined;
   const details = isRecord(value.prompt_tokens_details) ? value.prompt_tokens_details : {};
-  return {
-    promptTokens: count(value.prompt_tokens),
-    completionTokens: count(value.completion_tokens),
-    cachedTokens: count(details.cached_tokens),
-  };
+  return trustedUsage({
+    prompt: value.prompt_tokens,
+    completion: value.completion_tokens,
+    cached: details.cached_tokens,
+  });
 }
 
 function toolCallText(calls: unknown): string {

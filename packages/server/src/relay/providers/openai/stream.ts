@@ -57,7 +57,9 @@ export function toOpenAiEvent(event: SseEvent): IrStreamEvent {
     chunk,
     text: choicesText(choices),
     usage,
-    usageOnly: usage !== undefined && Array.isArray(choices) && choices.length === 0,
+    // Judged by the chunk, not by whether its counts were believable: an unbelievable usage chunk is
+    // still the usage chunk, stripped for clients that did not ask for it.
+    usageOnly: isRecord(chunk.usage) && Array.isArray(choices) && choices.length === 0,
     finished: hasFinishReason(choices),
   });
 }

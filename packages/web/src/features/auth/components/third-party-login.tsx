@@ -9,6 +9,7 @@ import { TelegramWidget, telegramQuery } from '../../../components/telegram-widg
 import { useStatus } from '../../../lib/status';
 import { startOAuth, telegramLogin, useSignIn, wechatLogin } from '../api';
 import type { OAuthProvider } from '../api';
+import { LinuxDoIcon } from './linuxdo-icon';
 
 import { useFeedback } from '../../../components/feedback';
 
@@ -60,35 +61,35 @@ export function ThirdPartyLogin() {
     <>
       <Divider plain>{t('auth.orContinueWith')}</Divider>
       <Flex justify="center" gap={12} wrap>
+        {/* Each choice names its provider in visible text; the accessible name says what it does. */}
         {status.github_oauth && (
           <Button
-            shape="circle"
-            size="large"
             icon={<GithubOutlined />}
             aria-label={t('auth.loginWith', { provider: 'GitHub' })}
             loading={redirecting === 'github'}
             onClick={() => void go('github', status.github_client_id)}
-          />
+          >
+            GitHub
+          </Button>
         )}
         {status.linuxdo_oauth && (
           <Button
-            shape="circle"
-            size="large"
+            icon={<LinuxDoIcon />}
             aria-label={t('auth.loginWith', { provider: 'LinuxDO' })}
             loading={redirecting === 'linuxdo'}
             onClick={() => void go('linuxdo', status.linuxdo_client_id)}
           >
-            L
+            LinuxDO
           </Button>
         )}
         {status.wechat_login && (
           <Button
-            shape="circle"
-            size="large"
             icon={<WechatOutlined />}
             aria-label={t('auth.loginWith', { provider: t('wechat.name') })}
             onClick={() => setWechatOpen(true)}
-          />
+          >
+            {t('wechat.name')}
+          </Button>
         )}
       </Flex>
       {status.telegram_oauth && status.telegram_bot_name && (

@@ -1,12 +1,13 @@
-// Calls of the personal settings tab: own profile, models, invite, bindings, access token, account.
+// Calls of the personal settings tab: own profile, models, invite, bindings, quota warning settings,
+// access token, account.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PublicUser, TelegramAuthQuery } from '@sluice/shared';
+import type { SelfUser, TelegramAuthQuery, UserSetting } from '@sluice/shared';
 import { api } from '../../../lib/api';
 
 export const selfQueryKey = ['user', 'self'] as const;
 
 export const useSelf = () =>
-  useQuery({ queryKey: selfQueryKey, queryFn: () => api.get<PublicUser>('/api/user/self') });
+  useQuery({ queryKey: selfQueryKey, queryFn: () => api.get<SelfUser>('/api/user/self') });
 
 export const useUserModels = () =>
   useQuery({ queryKey: ['user', 'models'], queryFn: () => api.get<string[]>('/api/user/models') });
@@ -25,6 +26,9 @@ function useSelfMutation<I, O>(fn: (input: I) => Promise<O>) {
 
 export const useAffTransfer = () =>
   useSelfMutation((quota: number) => api.post<null>('/api/user/aff_transfer', { quota }));
+
+export const useUpdateSetting = () =>
+  useSelfMutation((setting: UserSetting) => api.put<null>('/api/user/setting', setting));
 
 export const useGenerateAccessToken = () =>
   useMutation({ mutationFn: () => api.get<string>('/api/user/token') });

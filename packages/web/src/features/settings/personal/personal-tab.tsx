@@ -1,4 +1,4 @@
-// The personal tab: profile, models, invite, bindings and account actions.
+// The personal tab: profile, models, invite, bindings, quota warning settings and account actions.
 import { Col, Result, Row, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AccountCard } from './account-card';
@@ -6,6 +6,7 @@ import { useSelf } from './api';
 import { BindingsCard } from './bindings-card';
 import { InviteCard } from './invite-card';
 import { ModelsCard } from './models-card';
+import { NotificationCard } from './notification-card';
 import { UserCard } from './user-card';
 
 export function PersonalTab() {
@@ -30,6 +31,9 @@ export function PersonalTab() {
       </Col>
       <Col xs={24} xl={12}>
         <AccountCard user={user} />
+      </Col>
+      <Col xs={24} xl={12}>
+        <NotificationCard user={user} />
       </Col>
     </Row>
   );

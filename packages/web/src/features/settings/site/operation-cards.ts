@@ -13,9 +13,27 @@ export const OPERATION_CARDS: CardDesc[] = [
       { key: 'TopUpLink', kind: 'input' },
       { key: 'ChatLink', kind: 'input' },
       { key: 'ChatLink2', kind: 'input' },
+      { key: 'DocsLink', kind: 'input' },
       { key: 'QuotaPerUnit', kind: 'number', min: 1 },
+      { key: 'USDExchangeRate', kind: 'number', min: 0.01 },
       { key: 'RetryTimes', kind: 'number' },
-      ...switches('DisplayInCurrencyEnabled', 'DisplayTokenStatEnabled', 'DefaultCollapseSidebar'),
+      ...switches(
+        'DisplayInCurrencyEnabled',
+        'DisplayTokenStatEnabled',
+        'DefaultCollapseSidebar',
+        'DemoSiteEnabled',
+        'SelfUseModeEnabled',
+      ),
+    ],
+  },
+  {
+    key: 'rateLimit',
+    fields: [
+      ...switches('ModelRequestRateLimitEnabled'),
+      { key: 'ModelRequestRateLimitDurationMinutes', kind: 'number', min: 1 },
+      ...numbers('ModelRequestRateLimitCount'),
+      { key: 'ModelRequestRateLimitSuccessCount', kind: 'number', min: 1 },
+      json('ModelRequestRateLimitGroup', 5),
     ],
   },
   {

@@ -47,7 +47,7 @@ export const SYSTEM_CARDS: CardDesc[] = [
       ...inputs('SMTPServer'),
       { key: 'SMTPPort', kind: 'number', min: 1 },
       ...inputs('SMTPAccount', 'SMTPFrom', 'SMTPToken'),
-      ...switches('SMTPSSLEnabled'),
+      ...switches('SMTPSSLEnabled', 'SMTPAllowSelfSigned'),
     ],
   },
   { key: 'github', fields: inputs('GitHubClientId', 'GitHubClientSecret') },

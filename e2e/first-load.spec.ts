@@ -1,0 +1,245 @@
+/// <reference lib="dom" />
+// A cold visit (empty cache) to /login and /token: which files the browser fetches and when the
+// page's content shows. File counts depend only on the build and are asserted; timings depend on
+// the machine and are only reported: printed, and written to test-results/first-load.json.
+// Browser globals below run inside the page (addInitScript, page.evaluate).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import type { Browser } from '@playwright/test';
+import { freshUsername } from './helpers.js';
+
+/** Cold loads per page; the report gives each run and the median. */
+const RUNS = 3;
+
+interface Visit {
+  path: string;
+  /** The page's main heading: the page counts as shown once it is in the document. */
+  heading: string;
+  language?: 'zh-CN';
+}
+
+/** What the init script records in the page. */
+interface Marks {
+  heading: number | null;
+  lcp: number | null;
+}
+
+interface FirstLoad {
+  /** Script and stylesheet files, in the order the browser asked for them. */
+  scripts: string[];
+  stylesheets: string[];
+  /** Size of the scripts as served (the server sends them uncompressed; see route-size.mjs for gzip). */
+  scriptKilobytes: number;
+  /** Every request the page made (documents, files, API calls, images). */
+  requests: number;
+  /** Rounds of script fetches: a script asked for after another one arrived is one round later. */
+  scriptRounds: number;
+  /** Milliseconds from the start of navigation. */
+  htmlArrived: number;
+  lastScriptArrived: number;
+  domContentLoaded: number;
+  firstContentfulPaint: number | null;
+  largestContentfulPaint: number | null;
+  /** The frame after the page's heading was added to the document. */
+  headingShown: number | null;
+  /** Files the preload script (packages/web/scripts/first-load-preload.ts) asked for. */
+  preloadedByScript: string[];
+  failedRequests: string[];
+  errors: string[];
+}
+
+const report: Array<{ visit: string; runs: FirstLoad[] }> = [];
+
+async function signedInUser(browser: Browser): Promise<string> {
+  const username = freshUsername('fl');
+  const api = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    const register = await api.request.post('/api/user/register', {
+      data: { username, password: 'e2e-password-9', password2: 'e2e-password-9' },
+    });
+    expect(((await register.json()) as { success: boolean }).success).toBe(true);
+    return username;
+  } finally {
+    await api.close();
+  }
+}
+
+async function coldLoad(browser: Browser, visit: Visit, username?: string): Promise<FirstLoad> {
+  // A new context has an empty cache, cookies and storage: a first visit.
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    if (username) {
+      const res = await context.request.post('/api/user/login', {
+        data: { username, password: 'e2e-password-9' },
+      });
+      const body = (await res.json()) as { success: boolean; data: unknown };
+      expect(body.success).toBe(true);
+      // What the login screen stores, so the console starts signed in.
+      await context.addInitScript((user) => localStorage.setItem('user', user), JSON.stringify(body.data));
+    }
+    if (visit.language) {
+      await context.addInitScript((code) => localStorage.setItem('language', code), visit.language);
+    }
+    await context.addInitScript((heading) => {
+      const marks: Marks = { heading: null, lcp: null };
+      Object.assign(window, { firstLoadMarks: marks });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) marks.lcp = entry.startTime;
+      }).observe({ type: 'largest-contentful-paint', buffered: true });
+      const watcher = new MutationObserver(() => {
+        const headings = document.querySelectorAll('h1, h2, h3');
+        if (![...headings].some((h) => h.textContent?.trim() === heading)) return;
+        watcher.disconnect();
+        requestAnimationFrame(() => (marks.heading = performance.now()));
+      });
+      watcher.observe(document, { childList: true, subtree: true, characterData: true });
+    }, visit.heading);
+
+    const page = await context.newPage();
+    const errors: string[] = [];
+    const failedRequests: string[] = [];
+    let requests = 0;
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('request', () => requests++);
+    page.on('requestfailed', (request) => failedRequests.push(request.url()));
+    page.on('response', (response) => {
+      if (response.status() >= 400) failedRequests.push(`${response.status()} ${response.url()}`);
+    });
+
+    await page.goto(visit.path);
+    await expect(page.getByRole('heading', { name: visit.heading, exact: true })).toBeVisible();
+    const marksOf = () =>
+      page.evaluate(() => (window as unknown as { firstLoadMarks: Marks }).firstLoadMarks);
+    await expect.poll(async () => (await marksOf()).heading).not.toBeNull();
+    // The page may still be fetching its data; let it settle so every request is counted.
+    await page.waitForLoadState('networkidle');
+
+    const measured = await page.evaluate(() => {
+      const path = (url: string) => new URL(url, location.href).pathname;
+      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const files = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const scripts = files.filter((entry) => path(entry.name).endsWith('.js'));
+      const roundOf = new Map<PerformanceResourceTiming, number>();
+      for (const script of [...scripts].sort((a, b) => a.startTime - b.startTime)) {
+        const before = scripts.filter((other) => roundOf.has(other) && other.responseEnd <= script.startTime);
+        roundOf.set(script, 1 + Math.max(0, ...before.map((other) => roundOf.get(other) ?? 0)));
+      }
+      const marks = (window as unknown as { firstLoadMarks: Marks }).firstLoadMarks;
+      return {
+        scripts: scripts.map((entry) => path(entry.name)),
+        stylesheets: files
+          .filter((entry) => path(entry.name).endsWith('.css'))
+          .map((entry) => path(entry.name)),
+        scriptKilobytes: Math.round(
+          scripts.reduce((total, entry) => total + entry.decodedBodySize, 0) / 1024,
+        ),
+        scriptRounds: Math.max(0, ...roundOf.values()),
+        htmlArrived: navigation.responseEnd,
+        lastScriptArrived: Math.max(0, ...scripts.map((entry) => entry.responseEnd)),
+        domContentLoaded: navigation.domContentLoadedEventEnd,
+        firstContentfulPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+        largestContentfulPaint: marks.lcp,
+        headingShown: marks.heading,
+        preloadedByScript: [...document.querySelectorAll<HTMLLinkElement>('link[data-first-load]')].map(
+          (link) => path(link.href),
+        ),
+      };
+    });
+    return { ...measured, requests, failedRequests, errors };
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (values: Array<number | null>): string => {
+  const known = values.filter((value): value is number => value !== null).sort((a, b) => a - b);
+  const middle = known[Math.floor(known.length / 2)];
+  return middle === undefined ? '-' : `${Math.round(middle)} ms`;
+};
+
+function record(name: string, runs: FirstLoad[]): void {
+  report.push({ visit: name, runs });
+  const first = runs[0];
+  if (!first) return;
+  const line = [
+    `first load ${name}:`,
+    `${first.scripts.length} scripts (${first.scriptKilobytes} kB), ${first.stylesheets.length} stylesheets,`,
+    `${first.requests} requests,`,
+    `${first.scriptRounds} script rounds;`,
+    `median of ${runs.length}: html ${median(runs.map((r) => r.htmlArrived))},`,
+    `scripts in ${median(runs.map((r) => r.lastScriptArrived))},`,
+    `DOMContentLoaded ${median(runs.map((r) => r.domContentLoaded))},`,
+    `first contentful paint ${median(runs.map((r) => r.firstContentfulPaint))},`,
+    `heading shown ${median(runs.map((r) => r.headingShown))},`,
+    `largest contentful paint ${median(runs.map((r) => r.largestContentfulPaint))}`,
+  ].join(' ');
+  process.stdout.write(`${line}\n`);
+  test.info().annotations.push({ type: 'first load', description: line });
+}
+
+test.afterAll(() => {
+  mkdirSync('test-results', { recursive: true });
+  writeFileSync('test-results/first-load.json', `${JSON.stringify(report, null, 2)}\n`);
+});
+
+/** A chunk's name without folder and hash, e.g. `tokens-page` for /assets/tokens-page-Dwv_bCBp.js. */
+const chunkName = (file: string): string => file.replace(/^\/assets\//, '').replace(/-[\w-]{8}\.js$/, '');
+
+/** Chunks only pages behind sign-in (or Chinese readers) need: see packages/web/scripts/chunk-groups.ts. */
+const CONSOLE_CHUNKS = ['account', 'antd', 'console', 'zh-cn'];
+const consoleChunksIn = (files: string[]): string[] =>
+  files.map(chunkName).filter((name) => CONSOLE_CHUNKS.includes(name));
+
+const expectCleanLoad = (load: FirstLoad) => {
+  expect(load.failedRequests).toEqual([]);
+  expect(load.errors).toEqual([]);
+  // Each file once: the preloads and the router's own imports share one fetch.
+  expect(new Set(load.scripts).size).toBe(load.scripts.length);
+};
+
+test('a cold /login fetches a handful of scripts and none of the console', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const runs: FirstLoad[] = [];
+  for (let run = 0; run < RUNS; run++)
+    runs.push(await coldLoad(browser, { path: '/login', heading: 'Log in' }));
+  record('/login', runs);
+  for (const load of runs) {
+    expectCleanLoad(load);
+    expect(load.scripts.length).toBeLessThanOrEqual(6);
+    expect(load.stylesheets.length).toBeLessThanOrEqual(1);
+    expect(consoleChunksIn(load.scripts)).toEqual([]);
+  }
+});
+
+test('a cold /token for a signed-in user fetches the page with the frame, not after it', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const username = await signedInUser(browser);
+  const runs: FirstLoad[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    runs.push(await coldLoad(browser, { path: '/token', heading: 'My tokens' }, username));
+  }
+  record('/token (signed in)', runs);
+  for (const load of runs) {
+    expectCleanLoad(load);
+    expect(load.scripts.length).toBeLessThanOrEqual(12);
+    // index.html's preload script asked for the page's chunks before the router could.
+    expect(load.preloadedByScript.map(chunkName)).toEqual(
+      expect.arrayContaining(['tokens-page', 'account', 'antd', 'console']),
+    );
+  }
+});
+
+test('a cold /login in Chinese adds only the Chinese texts', async ({ browser }) => {
+  test.setTimeout(60_000);
+  const load = await coldLoad(browser, { path: '/login', heading: '登录', language: 'zh-CN' });
+  record('/login (Chinese)', [load]);
+  expectCleanLoad(load);
+  expect(consoleChunksIn(load.scripts)).toEqual(['zh-cn']);
+  expect(load.preloadedByScript.map(chunkName)).toEqual(['zh-cn']);
+  expect(load.scripts.length).toBeLessThanOrEqual(7);
+});

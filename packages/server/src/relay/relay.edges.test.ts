@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startMockUpstream, withMock } from '@sluice/mock-upstream';
+import type { MockDirective, MockUpstream } from '@sluice/mock-upstream';
+import { CHANNEL_STATUS } from '@sluice/shared';
+import type { MailMessage, Mailer } from '../platform/mailer.js';
+import { testDialects } from '../test-support/databases.js';
+import { createTestApp } from '../test-support/test-app.js';
+import type { TestApp } from '../test-support/test-app.js';
+import { addChannel, addToken, billingWritten, listen, setOptions } from '../test-support/relay-kit.js';
+import type { TestToken } from '../test-support/relay-kit.js';
+
+const MODEL = 'edge-model';
+
+/** Keeps the mail the server sends, and says SMTP is set up. */
+function recordingMailer(): Mailer & { sent: MailMessage[] } {
+  const sent: MailMessage[] = [];
+  return { sent, configured: () => true, send: async (message) => void sent.push(message) };
+}
+
+describe.each(testDialects())('relay edges on %s', (dialect) => {
+  let t: TestApp;
+  let mock: MockUpstream;
+  let base: string;
+  let token: TestToken;
+  const mailer = recordingMailer();
+  let n = 0;
+
+  beforeAll(async () => {
+    mock = await startMockUpstream();
+    process.env.RELAY_TIMEOUT = '1';
+    try {
+      t = await createTestApp({ dialect, mailer });
+    } finally {
+      delete process.env.RELAY_TIMEOUT;
+    }
+    const user = await t.createUser({ quota: 500_000_000 });
+    token = await addToken(t, user.id, { remain_quota: 500_000_000 });
+    base = await listen(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mock?.close();
+  });
+  beforeEach(async () => {
+    mock.reset();
+    // Each test gets its own model, so channels of one test never serve another's calls.
+    n++;
+    await setOptions(t, {
+      ModelRatio: { [model()]: 1, 'no-such-model': 1 },
+      RetryTimes: 2,
+      AutomaticDisableChannelEnabled: true,
+    });
+  });
+  const model = () => `${MODEL}-${n}`;
+
+  const chat = (directive: MockDirective = {}, extra: Record<string, unknown> = {}, forModel = model()) =>
+    fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: forModel,
+        ...extra,
+        messages: [{ role: 'user', content: withMock('hello', directive) }],
+      }),
+    });
+
+  const channelRow = (id: number) =>
+    t.db.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('delivers a 5 MB chunked non-stream answer whole', async () => {
+    await addChannel(t, { base_url: mock.url, models: model() });
+    const res = await chat({ chunked: true, reply_tokens: 900_000 }, { max_tokens: 1_000_000 });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text.length).toBeGreaterThan(5_000_000);
+    const body = JSON.parse(text) as { choices: Array<{ message: { content: string } }> };
+    expect(body.choices[0]?.message.content.split(' ')).toHaveLength(900_000);
+    await billingWritten(t);
+  }, 30_000);
+
+  it('answers 504 when a non-stream body stalls mid-way for longer than RELAY_TIMEOUT', async () => {
+    await setOptions(t, { RetryTimes: 0 });
+    await addChannel(t, { base_url: mock.url, models: model(), auto_ban: 0 });
+    const res = await chat({ stall_after: 1_000_000, reply_tokens: 900_000 }, { max_tokens: 1_000_000 });
+    expect(res.status).toBe(504);
+    const body = (await res.json()) as { error: { code: string; type: string } };
+    expect(body.error.code).toBe('upstream_timeout');
+  }, 15_000);
+
+  it('answers 404 model_not_found for a model no channel serves, 503 when its channels are disabled', async () => {
+    const unknown = await chat({}, {}, 'no-such-model');
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('model_not_found');
+
+    await addChannel(t, { base_url: mock.url, models: model(), status: CHANNEL_STATUS.manuallyDisabled });
+    const disabled = await chat();
+    expect(disabled.status).toBe(503);
+    expect(((await disabled.json()) as { error: { type: string } }).error.type).toBeTruthy();
+  });
+
+  it('keeps the upstream Retry-After on a final 429', async () => {
+    await setOptions(t, { RetryTimes: 0 });
+    await addChannel(t, { base_url: mock.url, models: model() });
+    const res = await chat({ status: 429, retry_after: 7 });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('7');
+  });
+
+  it('answers CORS preflight on /v1 and lets browsers read relay answers', async () => {
+    const pre = await fetch(`${base}/v1/chat/completions`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-methods')).toContain('POST');
+    const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+    for (const header of [
+      'authorization',
+      'content-type',
+      'x-api-key',
+      'anthropic-version',
+      'x-goog-api-key',
+    ]) {
+      expect(allowed).toContain(header);
+    }
+    await addChannel(t, { base_url: mock.url, models: model() });
+    const ok = await chat();
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('*');
+    const refused = await fetch(`${base}/v1/chat/completions`, { method: 'POST', body: '{}' });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('answers 501 in the OpenAI shape for relay paths it does not support', async () => {
+    for (const [method, path] of [
+      ['POST', '/v1/unknown'],
+      ['GET', '/v1/files'],
+    ] as const) {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token.key}` },
+      });
+      expect(res.status).toBe(501);
+      const body = (await res.json()) as { error: { message: string; type: string; code: string } };
+      expect(body.error.code).toBe('unsupported_endpoint');
+      expect(body.error.message).toContain(path);
+    }
+  });
+
+  it('fails over from a channel whose key the upstream rejects, and answers 503 when none is left', async () => {
+    const secret = `sk-channel-secret-${n}`;
+    const root = await t.db.db
+      .selectFrom('users')
+      .select('id')
+      .where('role', '=', 100)
+      .executeTakeFirstOrThrow();
+    await t.db.db.updateTable('users').set({ email: 'root@example.com' }).where('id', '=', root.id).execute();
+    const bad = await addChannel(t, { base_url: mock.url, models: model(), key: secret });
+    const res = await chat({
+      status: 401,
+      error: {
+        message: `Incorrect API key provided: ${secret}.`,
+        type: 'invalid_request_error',
+        code: 'invalid_api_key',
+      },
+    });
+    expect(res.status).toBe(503);
+    const text = await res.text();
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain('127.0.0.1');
+    expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe('upstream_unavailable');
+    const row = await channelRow(bad);
+    expect(row.status).toBe(CHANNEL_STATUS.autoDisabled);
+    const reason = (JSON.parse(row.other_info) as { status_reason: string }).status_reason;
+    expect(reason).toContain('401');
+    expect(reason).not.toContain(secret);
+    await expect.poll(() => mailer.sent.length).toBeGreaterThan(0);
+    const mail = mailer.sent.at(-1);
+    expect(mail?.to).toBe('root@example.com');
+    expect(mail?.html).toContain(String(bad));
+    expect(mail?.html).not.toContain(secret);
+  });
+
+  it('hides the upstream address when the connection fails', async () => {
+    await setOptions(t, { RetryTimes: 0 });
+    // A port nothing listens on: the connection is refused.
+    const closed = await startMockUpstream();
+    const url = closed.url;
+    await closed.close();
+    await addChannel(t, { base_url: url, models: model(), auto_ban: 0 });
+    const res = await chat();
+    expect(res.status).toBe(502);
+    const text = await res.text();
+    expect(text).not.toContain('127.0.0.1');
+    expect(text).not.toContain(new URL(url).port);
+    expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe('upstream_connection');
+  });
+});
