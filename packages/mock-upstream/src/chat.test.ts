@@ -112,6 +112,19 @@ describe('POST /v1/chat/completions', () => {
       finish_reason: 'length',
     });
     expect(json.usage.completion_tokens).toBe(3);
+
+    // An upstream that disregards the limit sends the whole reply.
+    const ignoring = {
+      ...chatBody,
+      max_tokens: 3,
+      messages: [{ role: 'user', content: withMock('one two three four', { ignore_limit: true }) }],
+    };
+    const whole = JSON.parse((await post('/v1/chat/completions', ignoring)).text) as typeof json;
+    expect(whole.choices[0]).toMatchObject({
+      message: { content: 'You said: one two three four' },
+      finish_reason: 'stop',
+    });
+    expect(whole.usage.completion_tokens).toBe(6);
   });
 
   it('ignores the directive marker when counting and echoing, and honours reply, cached and reasoning tokens', async () => {

@@ -41,6 +41,8 @@ export interface MockDirective {
   reply?: string;
   /** Reply with this many generated words (one token and one stream event each) instead of the echo. */
   reply_tokens?: number;
+  /** Disregard max_tokens / max_completion_tokens, as a faulty upstream might: the whole reply is sent. */
+  ignore_limit?: boolean;
   /** Reported as usage.prompt_tokens_details.cached_tokens (capped at prompt_tokens; OpenAI counts them inside). */
   cached_tokens?: number;
   /** Added to completion_tokens and reported as completion_tokens_details.reasoning_tokens. */
@@ -81,6 +83,7 @@ const FIELDS: Record<keyof MockDirective, FieldKind> = {
   no_usage: 'boolean',
   reply: 'string',
   reply_tokens: 'count',
+  ignore_limit: 'boolean',
   cached_tokens: 'count',
   reasoning_tokens: 'count',
   tool_call: 'tool_call',

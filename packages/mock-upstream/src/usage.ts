@@ -67,7 +67,7 @@ export interface TextPlan {
 
 function planText(body: Record<string, unknown>, echoed: string, directive: MockDirective): TextPlan {
   const all = replyWords(echoed, directive);
-  const limit = tokenLimit(body);
+  const limit = directive.ignore_limit === true ? undefined : tokenLimit(body);
   if (limit !== undefined && all.length > limit)
     return { words: all.slice(0, limit), finishReason: 'length' };
   return { words: all, finishReason: 'stop' };

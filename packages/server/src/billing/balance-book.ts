@@ -6,7 +6,7 @@
 // and the call may spend base + unflushed − held. When a batch commits, its charges move from
 // `unflushed` into `base` (read back in the batch's own transaction, which also folds in what other
 // nodes and the console wrote).
-import type { HoldRequest, ReadBalances, Settlement } from './ledger.js';
+import type { Hold, HoldRequest, ReadBalances, Settlement } from './ledger.js';
 
 interface Account {
   base: number;
@@ -31,6 +31,8 @@ export interface BalanceBook {
    * allows when the balance is tighter — or says whose balance is short. Accounts must be loaded.
    */
   reserve(req: HoldRequest): number | 'token' | 'user';
+  /** Adds up to `extra` to a hold in flight, as far as both balances allow; returns what it added. */
+  grow(hold: Hold, extra: number): number;
   /** Replaces the hold by the charge (a charge of 0 gives the whole hold back). */
   settle(s: Settlement): void;
   /** Gives a charge back when it could not be written (the database never got it). */
@@ -87,6 +89,17 @@ export function createBalanceBook(): BalanceBook {
       user.held += amount;
       if (token) token.held += amount;
       return amount;
+    },
+    grow(hold, extra) {
+      const user = account('users', hold.userId);
+      const token = hold.tokenId === null ? undefined : account('tokens', hold.tokenId);
+      if (!user || (hold.tokenId !== null && !token) || extra <= 0) return 0;
+      const tokenRoom = token && !hold.unlimitedToken ? spendable(token) : Number.POSITIVE_INFINITY;
+      const added = Math.min(extra, Math.max(0, Math.min(tokenRoom, spendable(user))));
+      user.held += added;
+      if (token) token.held += added;
+      hold.amount += added;
+      return added;
     },
     settle(s) {
       const { hold } = s;

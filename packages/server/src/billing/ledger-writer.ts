@@ -9,11 +9,16 @@
 import type { CacheBus } from '../platform/cache-bus.js';
 import { createBalanceBook } from './balance-book.js';
 import type { Kind } from './balance-book.js';
-import type { HoldRequest, LedgerStore, ReadBalances, ReserveResult, Settlement } from './ledger.js';
+import type { Hold, HoldRequest, LedgerStore, ReadBalances, ReserveResult, Settlement } from './ledger.js';
 
 export interface LedgerWriter {
   /** Sets quota aside in memory (reads the balances from the database on first use only). */
   reserve(req: HoldRequest): Promise<ReserveResult>;
+  /**
+   * Takes up to `extra` more for a call in flight (a stream that produced more than it held), as far
+   * as the balances allow, in one synchronous step; returns what it took. A hold of 0 cannot grow.
+   */
+  extend(hold: Hold, extra: number): number;
   /** Charges the call in memory and queues the write; the caller does not wait for it. */
   settle(settlement: Settlement): void;
   /** What the token can still spend, when it is loaded. */
@@ -222,7 +227,12 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
 
   return {
     async reserve(req) {
-      const hold = { userId: req.userId, tokenId: req.tokenId, amount: req.amount };
+      const hold: Hold = {
+        userId: req.userId,
+        tokenId: req.tokenId,
+        unlimitedToken: req.unlimitedToken,
+        amount: req.amount,
+      };
       if (req.amount <= 0) return { ok: true, hold };
       await ensureLoaded(req);
       // A balance someone else changed (a top-up, a redemption, an admin edit) is read again first.
@@ -234,6 +244,8 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
       if (taken > 0) open++;
       return { ok: true, hold };
     },
+    // Only a hold already counted as open can grow: settle uncounts holds of more than 0.
+    extend: (hold, extra) => (hold.amount > 0 ? book.grow(hold, extra) : 0),
     settle(settlement) {
       book.settle(settlement);
       if (settlement.hold.amount > 0) {

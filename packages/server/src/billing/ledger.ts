@@ -30,6 +30,8 @@ export interface HoldRequest {
 export interface Hold {
   userId: number;
   tokenId: number | null;
+  /** The token's own balance is not checked, when it grows either. */
+  unlimitedToken?: boolean;
   amount: number;
 }
 

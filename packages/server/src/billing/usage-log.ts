@@ -144,6 +144,9 @@ export function consumeLogRow(input: {
   if (interruption?.by === 'client') {
     other += ',"stream_interrupted":"client"';
     content += '; the client disconnected before the stream ended';
+  } else if (interruption?.by === 'quota') {
+    other += ',"stream_interrupted":"quota"';
+    content += '; the stream was stopped when the quota left paid for no more output';
   } else if (interruption?.by === 'upstream') {
     other += `,"stream_interrupted":"upstream","stream_error":${JSON.stringify(interruption.reason)}`;
     content += `; the stream broke off: ${interruption.reason}`;

@@ -105,6 +105,43 @@ describe.each(testDialects())('hostile input on %s', (dialect) => {
       expect(await countRows('channels', 'name', long)).toBe(0);
     });
 
+    it('is refused as a channel group or model, alone or joined, and no channel is stored', async () => {
+      const cases = [
+        { fields: { group: 'g'.repeat(65) }, message: 'a group name must be at most 64 characters' },
+        {
+          fields: { group: Array.from({ length: 5 }, (_, i) => `${i}`.repeat(60)).join(',') },
+          message: 'the groups together must be at most 255 characters',
+        },
+        {
+          fields: { models: `m,${'x'.repeat(256)}` },
+          message: 'a model name must be at most 255 characters',
+        },
+      ];
+      for (const [i, c] of cases.entries()) {
+        const name = `long-list-${i}`;
+        const res = await t.call({
+          method: 'POST',
+          url: '/api/channel/',
+          as: root,
+          payload: { name, type: 1, key: 'sk-x', models: 'm', group: 'default', ...c.fields },
+        });
+        expectRefusal(res, c.message);
+        expect(await countRows('channels', 'name', name)).toBe(0);
+      }
+    });
+
+    it('is refused as an invitation or verification code at registration', async () => {
+      for (const field of ['aff_code', 'verification_code']) {
+        const res = await t.call({
+          method: 'POST',
+          url: '/api/user/register',
+          payload: { username: `longcode${field.length}`, password: 'password123', [field]: long },
+        });
+        expectRefusal(res, /code must be at most 32 characters$/);
+        expect(await countRows('users', 'username', `longcode${field.length}`)).toBe(0);
+      }
+    });
+
     it('is refused as an email address at registration, and no account is made', async () => {
       const res = await t.call({
         method: 'POST',

@@ -6,7 +6,16 @@ import type { MockUpstream } from '@sluice/mock-upstream';
 import { testDialects } from '../test-support/databases.js';
 import { createTestApp } from '../test-support/test-app.js';
 import type { TestApp } from '../test-support/test-app.js';
-import { addChannel, addToken, balances, listen, setOptions } from '../test-support/relay-kit.js';
+import { LOG_TYPE } from '@sluice/shared';
+import { countTokens } from '../billing/token-counter.js';
+import {
+  addChannel,
+  addToken,
+  balances,
+  billingWritten,
+  listen,
+  setOptions,
+} from '../test-support/relay-kit.js';
 
 const MODEL = 'overspend-model';
 const OTHER_MODEL = 'overspend-default-model';
@@ -95,6 +104,88 @@ describe.each(testDialects())('no overspend on %s', (dialect) => {
     const after = await balances(t, { userId: user.id, tokenId: token.id, channelIds: [channelId] });
     expect(after.userUsed).toBeGreaterThan(200);
     expect(after.userQuota).toBeGreaterThanOrEqual(0);
+  });
+
+  /** The stream's content events: what the client was actually sent. */
+  const contentOf = (sse: string): string =>
+    sse
+      .split('\n\n')
+      .filter((e) => e.startsWith('data: {'))
+      .map((e) => JSON.parse(e.slice(6)) as { choices?: { delta?: { content?: string } }[] })
+      .map((c) => c.choices?.[0]?.delta?.content ?? '')
+      .join('');
+
+  const lastLog = async (userId: number) => {
+    await billingWritten(t);
+    const row = await t.db.db
+      .selectFrom('logs')
+      .select(['quota', 'prompt_tokens', 'completion_tokens', 'other'])
+      .where('user_id', '=', userId)
+      .where('type', '=', LOG_TYPE.consume)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    return { ...row, other: JSON.parse(row.other) as Record<string, unknown> };
+  };
+
+  it('stops a stream whose upstream ignores the limit when the balance is spent, billing what was sent', async () => {
+    mock.setBehaviour({ reply_tokens: 5000, ignore_limit: true });
+    const user = await t.createUser({ quota: 300 });
+    const token = await addToken(t, user.id, { remain_quota: RICH });
+    const res = await chat(token.key, { stream: true, max_tokens: 5000 });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    // Ended cleanly with an error event the SDKs raise, and no end marker.
+    expect(text).not.toContain('[DONE]');
+    const last = text.trim().split('\n\n').at(-1) ?? '';
+    expect(JSON.parse(last.slice('data: '.length))).toMatchObject({
+      error: { code: 'insufficient_quota', type: 'insufficient_quota' },
+    });
+    const delivered = contentOf(text);
+    const words = delivered.trim().split(/\s+/).length;
+    expect(words).toBeGreaterThan(200);
+    expect(words).toBeLessThan(300);
+
+    const after = await balances(t, { userId: user.id, tokenId: token.id, channelIds: [channelId] });
+    expect(after.userQuota).toBeGreaterThanOrEqual(0);
+    expect(after.userUsed).toBeLessThanOrEqual(300);
+    expect(after.logQuota).toBe(after.userUsed);
+    const log = await lastLog(user.id);
+    // Billed exactly what was sent: Sluice's own count of the delivered text, at one quota a token.
+    expect(log.completion_tokens).toBe(await countTokens(delivered, MODEL));
+    // At one quota a token; a prompt counted above the estimate the hold was sized with is not
+    // charged past the hold, which was all the user had.
+    expect(log.quota).toBe(Math.min(log.prompt_tokens + log.completion_tokens, 300));
+    expect(log.other).toMatchObject({ stream_interrupted: 'quota', usage_source: 'local' });
+  });
+
+  it('lets parallel runaway streams on one balance spend it only once', async () => {
+    mock.setBehaviour({ reply_tokens: 3000, ignore_limit: true, chunk_delay_ms: 1 });
+    const user = await t.createUser({ quota: 1000 });
+    const token = await addToken(t, user.id, { remain_quota: RICH });
+    const texts = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const res = await chat(token.key, { stream: true, max_tokens: 100 });
+        return res.status === 200 ? res.text() : '';
+      }),
+    );
+    expect(texts.filter((x) => x.includes('insufficient_quota')).length).toBeGreaterThan(0);
+    const after = await balances(t, { userId: user.id, tokenId: token.id, channelIds: [channelId] });
+    expect(after.userQuota).toBeGreaterThanOrEqual(0);
+    expect(after.userUsed).toBeGreaterThan(500);
+    expect(after.logQuota).toBe(after.userUsed);
+  });
+
+  it('lets a runaway stream go on while the caller can pay, then bills the upstream usage', async () => {
+    mock.setBehaviour({ reply_tokens: 1500, ignore_limit: true });
+    const user = await t.createUser({ quota: RICH });
+    const token = await addToken(t, user.id, { remain_quota: RICH });
+    const res = await chat(token.key, { stream: true, max_tokens: 20 });
+    const text = await res.text();
+    expect(text).toContain('[DONE]');
+    expect(contentOf(text).trim().split(/\s+/)).toHaveLength(1500);
+    const log = await lastLog(user.id);
+    expect(log.completion_tokens).toBe(1500);
+    expect(log.other.stream_interrupted).toBeUndefined();
   });
 
   it('forwards an affordable max_tokens unchanged and holds the default when none is set', async () => {

@@ -23,6 +23,33 @@ const listField = z
   .nullish()
   .transform((v) => (v == null ? undefined : splitCommaList(v)));
 
+/**
+ * Column sizes behind a channel's lists: each group and model is a key of the abilities table
+ * (64 and 255 characters), and the groups are also stored joined by commas in 255 characters.
+ */
+export const CHANNEL_LIST_MAX_LENGTH = { group: 64, groups: 255, model: 255 } as const;
+
+const groupsField = listField.superRefine((groups, ctx) => {
+  if (groups === undefined) return;
+  const long = groups.find((g) => g.length > CHANNEL_LIST_MAX_LENGTH.group);
+  if (long !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `a group name must be at most ${CHANNEL_LIST_MAX_LENGTH.group} characters`,
+    });
+  } else if (groups.join(',').length > CHANNEL_LIST_MAX_LENGTH.groups) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `the groups together must be at most ${CHANNEL_LIST_MAX_LENGTH.groups} characters`,
+    });
+  }
+});
+
+const modelsField = listField.refine(
+  (models) => models === undefined || models.every((m) => m.length <= CHANNEL_LIST_MAX_LENGTH.model),
+  { error: `a model name must be at most ${CHANNEL_LIST_MAX_LENGTH.model} characters` },
+);
+
 /** An integer given as a number or a numeric string (form inputs send either). */
 const intField = (message: string) =>
   z
@@ -113,10 +140,10 @@ const formFields = z.object({
   other: optText.transform((v) => v?.trim()),
   model_mapping: jsonObjectText(true),
   status_code_mapping: jsonObjectText(false),
-  models: listField,
+  models: modelsField,
   /** The form's array; `group` (the wire's comma string) is accepted too. */
-  groups: listField,
-  group: listField,
+  groups: groupsField,
+  group: groupsField,
   auto_ban: autoBan,
   test_model: boundedText('test_model'),
   priority: priorityField,
@@ -165,8 +192,8 @@ export const channelTagEditSchema = z.object({
     error: MSG.weightNotNonNegative,
   }),
   model_mapping: jsonObjectText(true),
-  groups: listField,
-  models: listField,
+  groups: groupsField,
+  models: modelsField,
 });
 export type ChannelTagEditInput = z.output<typeof channelTagEditSchema>;
 

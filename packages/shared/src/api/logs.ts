@@ -10,25 +10,50 @@ export const MAX_PAGE_SIZE = 100;
 
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 
-/** A whole-number query parameter; blank or absent means `fallback`. */
-export const queryInt = (fallback: number, min = 0) =>
-  z.preprocess(
-    blankToUndefined,
-    z.coerce
-      .number({ error: 'must be a whole number' })
-      .int({ error: 'must be a whole number' })
-      .min(min, { error: `must be at least ${min}` })
-      .default(fallback),
-  );
+/**
+ * A whole number as a query gives it: a JSON number, or decimal digits (an optional leading minus).
+ * `Number()` alone would read `0x10`, `1e3` or `1.0` as numbers; those are refused like any text.
+ */
+const wholeNumber = (name: string) => {
+  const error = `${name} must be a whole number`;
+  return z
+    .union(
+      [
+        z.number({ error }),
+        z
+          .string()
+          .trim()
+          .regex(/^-?[0-9]{1,16}$/, { error })
+          .transform(Number),
+      ],
+      { error },
+    )
+    .pipe(
+      z
+        .number({ error })
+        .int({ error })
+        .max(Number.MAX_SAFE_INTEGER, { error })
+        .min(Number.MIN_SAFE_INTEGER, { error }),
+    );
+};
 
-/** An optional whole-number query parameter (e.g. a timestamp); blank means absent. */
-export const optionalQueryInt = () =>
+/** A whole-number query parameter `name`; blank or absent means `fallback`. */
+export const queryInt = (name: string, fallback: number, min = 0) =>
+  z
+    .preprocess(
+      blankToUndefined,
+      wholeNumber(name)
+        .pipe(z.number().min(min, { error: `${name} must be at least ${min}` }))
+        .optional(),
+    )
+    .transform((n) => n ?? fallback);
+
+/** An optional whole-number query parameter `name` (e.g. a timestamp); blank means absent. */
+export const optionalQueryInt = (name: string) =>
   z.preprocess(
     blankToUndefined,
-    z.coerce
-      .number({ error: 'must be a whole number' })
-      .int({ error: 'must be a whole number' })
-      .min(0, { error: 'must not be negative' })
+    wholeNumber(name)
+      .pipe(z.number().min(0, { error: `${name} must not be negative` }))
       .optional(),
   );
 
@@ -41,10 +66,10 @@ export const optionalQueryText = () =>
 
 /** Page size: 10 by default, values above 100 are served as 100. */
 export const pageSizeQuery = () =>
-  queryInt(DEFAULT_PAGE_SIZE, 1).transform((n) => Math.min(n, MAX_PAGE_SIZE));
+  queryInt('page_size', DEFAULT_PAGE_SIZE, 1).transform((n) => Math.min(n, MAX_PAGE_SIZE));
 
 /** `p` (1-based) and `page_size`. */
-export const pageQuery = z.object({ p: queryInt(1, 1), page_size: pageSizeQuery() });
+export const pageQuery = z.object({ p: queryInt('p', 1, 1), page_size: pageSizeQuery() });
 
 export interface Page<T> {
   items: T[];
@@ -59,17 +84,17 @@ export interface Page<T> {
 
 const logFilterFields = {
   /** 0 = all types. */
-  type: queryInt(LOG_TYPE.all).pipe(z.number().max(LOG_TYPE.error, { error: 'unknown log type' })),
+  type: queryInt('type', LOG_TYPE.all).pipe(z.number().max(LOG_TYPE.error, { error: 'unknown log type' })),
   token_name: optionalQueryText(),
   model_name: optionalQueryText(),
   /** Unix seconds, inclusive. */
-  start_timestamp: optionalQueryInt(),
+  start_timestamp: optionalQueryInt('start_timestamp'),
   /** Unix seconds, inclusive. */
-  end_timestamp: optionalQueryInt(),
+  end_timestamp: optionalQueryInt('end_timestamp'),
   /** Admin only (ignored on the self routes). */
   username: optionalQueryText(),
   /** Channel id; admin only (ignored on the self routes). */
-  channel: optionalQueryInt(),
+  channel: optionalQueryInt('channel'),
 };
 
 export const logFilterQuery = z.object(logFilterFields);
@@ -164,10 +189,11 @@ export interface AdminAddQuotaLogFacts {
 }
 
 /**
- * Who ended a stream before it finished: the client left, or the upstream broke off (with why). A
- * consumption row records it as `stream_interrupted` ('client' | 'upstream') and `stream_error`.
+ * Who ended a stream before it finished: the client left, the upstream broke off (with why), or
+ * Sluice stopped it because the caller's quota paid for no more output. A consumption row records it
+ * as `stream_interrupted` ('client' | 'upstream' | 'quota') and `stream_error`.
  */
-export type StreamInterruption = { by: 'client' } | { by: 'upstream'; reason: string };
+export type StreamInterruption = { by: 'client' } | { by: 'upstream'; reason: string } | { by: 'quota' };
 
 /** Consumption (type 2) within the filters: total quota, and requests/tokens in the last 60 s. */
 export interface LogStat {
@@ -185,9 +211,9 @@ export type DashboardGranularity = (typeof DASHBOARD_GRANULARITIES)[number];
 export const dashboardQuery = z.object({
   username: optionalQueryText(),
   /** Unix seconds; default 30 days before end_timestamp. */
-  start_timestamp: optionalQueryInt(),
+  start_timestamp: optionalQueryInt('start_timestamp'),
   /** Unix seconds; default now. */
-  end_timestamp: optionalQueryInt(),
+  end_timestamp: optionalQueryInt('end_timestamp'),
   /** Bucket size; default the DataExportDefaultTime option. */
   granularity: z.preprocess(
     blankToUndefined,

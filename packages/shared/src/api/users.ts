@@ -66,7 +66,8 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
-const optionalText = z.string().trim().optional();
+/** Invitation codes are stored in 32 characters and verification codes are shorter still. */
+const CODE_MAX_LENGTH = 32;
 
 export const registerSchema = z
   .object({
@@ -75,8 +76,16 @@ export const registerSchema = z
     /** The confirmation; when sent it must equal password. */
     password2: z.string().optional(),
     email: z.string().trim().max(EMAIL_MAX_LENGTH, { error: emailTooLong }).optional(),
-    verification_code: optionalText,
-    aff_code: optionalText,
+    verification_code: z
+      .string()
+      .trim()
+      .max(CODE_MAX_LENGTH, { error: `the verification code must be at most ${CODE_MAX_LENGTH} characters` })
+      .optional(),
+    aff_code: z
+      .string()
+      .trim()
+      .max(CODE_MAX_LENGTH, { error: `the invitation code must be at most ${CODE_MAX_LENGTH} characters` })
+      .optional(),
   })
   .refine((r) => r.password2 === undefined || r.password2 === r.password, {
     error: MSG.passwordsDiffer,

@@ -225,6 +225,12 @@ describe.each(testDialects())('logs API on %s', (dialect) => {
       t.call({ method: 'GET', url: '/api/log/', as: admin, query });
     expectRefusal(await call({ start_timestamp: 'yesterday' }));
     expectRefusal(await call({ type: '9' }));
+    // Numbers only in decimal digits: these are not read as channel 1, page 2 or a timestamp.
+    expectRefusal(await call({ channel: '0x1' }), 'channel must be a whole number');
+    expectRefusal(await call({ channel: '1e0' }));
+    expectRefusal(await call({ p: '2.0' }));
+    expectRefusal(await call({ end_timestamp: '1e12' }));
+    expect((await call({ channel: ' 1 ', p: '1' })).json()).toMatchObject({ success: true });
   });
 
   it('works with a personal access token', async () => {

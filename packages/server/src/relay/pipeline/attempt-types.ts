@@ -7,6 +7,7 @@ import type { ProviderAdapter } from '../providers/types.js';
 import type { RelayChannel } from './channel-index.js';
 import type { AttemptOutcome } from './circuit-breaker.js';
 import type { ClientSink } from './client-sink.js';
+import type { OutputGuardInput } from './output-guard.js';
 import type { RelayRuntime } from './relay-runtime.js';
 import type { AttemptError } from './upstream-errors.js';
 
@@ -19,7 +20,11 @@ export interface AttemptInput {
   upstreamModel: string;
   sink: ClientSink;
   startedMs: number;
+  /** What a token-priced stream may spend: its events are checked against the hold. */
+  budget?: StreamBudget;
 }
+
+export type StreamBudget = Omit<OutputGuardInput, 'counter' | 'model'>;
 
 export type AttemptResult =
   /** The client received an answer (perhaps only part of a stream): the call is billed. */

@@ -4,7 +4,13 @@
 import { CHANNEL_STATUS, quotaFor } from '@sluice/shared';
 import type { Pricing } from '@sluice/shared';
 import type { Hold } from '../../billing/ledger.js';
-import { affordableOutputTokens, defaultMaxTokens, planHold, resolvePricing } from '../../billing/pricing.js';
+import {
+  MIN_USEFUL_OUTPUT_TOKENS,
+  affordableOutputTokens,
+  defaultMaxTokens,
+  planHold,
+  resolvePricing,
+} from '../../billing/pricing.js';
 import type { HoldPlan } from '../../billing/pricing.js';
 import { consumeLogRow, errorLogRow } from '../../billing/usage-log.js';
 import type { CallIdentity } from '../../billing/usage-log.js';
@@ -17,7 +23,7 @@ import { adapterFor } from '../providers/registry.js';
 import type { RelayCaller } from '../auth/relay-auth.js';
 import { refuseShortQuota } from '../auth/relay-auth.js';
 import { attemptChannel } from './attempt.js';
-import type { AttemptResult } from './attempt-types.js';
+import type { AttemptResult, StreamBudget } from './attempt-types.js';
 import { autoDisableChannel } from './channel-health.js';
 import { checkModelName, hasChannel, pickChannel } from './channel-index.js';
 import type { ChannelIndex, RelayChannel } from './channel-index.js';
@@ -66,8 +72,16 @@ function firstChannel(input: RelayCallInput, index: ChannelIndex): RelayChannel 
 }
 
 /**
+ * Part of what a shrunk hold affords that the upstream is not offered: vendors count tokens their own
+ * way, and an upstream that stops at its limit by its count must stay inside the hold by Sluice's
+ * count too, or the stream's spend check (output-guard.ts) would cut its last words.
+ */
+const TOKENIZER_MARGIN = 0.1;
+
+/**
  * The output limit the upstream gets so the call cannot produce more than its hold pays for: what a
- * shrunk hold affords, or the default hold when the client set no limit; undefined keeps the client's.
+ * shrunk hold affords (less the margin), or the default hold when the client set no limit; undefined
+ * keeps the client's.
  */
 function heldOutputLimit(
   ir: IrRequest,
@@ -78,7 +92,9 @@ function heldOutputLimit(
 ): number | undefined {
   if (plan.outputTokens === undefined || pricing.billing !== 'tokens') return undefined;
   if (hold.amount < plan.amount) {
-    return affordableOutputTokens(pricing, promptEstimate, hold.amount, plan.outputTokens);
+    const affordable = affordableOutputTokens(pricing, promptEstimate, hold.amount, plan.outputTokens);
+    const offered = affordable - Math.ceil(affordable * TOKENIZER_MARGIN);
+    return Math.max(offered, Math.min(affordable, MIN_USEFUL_OUTPUT_TOKENS));
   }
   return ir.maxTokens === undefined || ir.maxTokens <= 0 ? plan.outputTokens : undefined;
 }
@@ -122,6 +138,16 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
   const hold = reserved.hold;
   const outputLimit = generates ? heldOutputLimit(ir, plan, pricing, promptEstimate, hold) : undefined;
   const relayed = outputLimit === undefined ? ir : Object.assign({}, ir, { outputLimit });
+  // A priced stream is checked event by event against its hold (see output-guard.ts).
+  const budget: StreamBudget | undefined =
+    generates && ir.stream && pricing.billing === 'tokens' && hold.amount > 0
+      ? {
+          pricing,
+          promptEstimate,
+          hold,
+          extend: (held, extra) => rt.ledger.extend(held, extra),
+        }
+      : undefined;
 
   const tried: number[] = [];
   let lastFailure: AttemptError | undefined;
@@ -149,6 +175,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
         upstreamModel,
         sink,
         startedMs: input.startedMs,
+        ...(budget ? { budget } : {}),
       });
       if (result.kind === 'delivered') {
         await recordOutcome(rt, channel, result.outcome);
@@ -227,7 +254,10 @@ async function settleDelivered(
   const { options } = rt.ctx;
   try {
     const usage = await finalUsage(input, s.result);
-    const quota = quotaFor(usage, s.pricing);
+    // A stream ended for want of quota is billed what it delivered, never more than it held (the
+    // prompt's own count may exceed the estimate the hold was sized with).
+    const cost = quotaFor(usage, s.pricing);
+    const quota = s.result.interruption?.by === 'quota' ? Math.min(cost, s.hold.amount) : cost;
     const endedMs = Date.now();
     const who = identity(input);
     const log = options.get('LogConsumeEnabled')

@@ -4,6 +4,7 @@
 // call is billed for what was produced.
 import type { StreamInterruption } from '@sluice/shared';
 import { CompletionCounter } from '../../billing/token-counter.js';
+import { OutputGuard } from './output-guard.js';
 import type { IrStreamEvent } from '../ir/stream.js';
 import type { IrUsage } from '../ir/usage.js';
 import type { AttemptInput, AttemptResult } from './attempt-types.js';
@@ -16,6 +17,10 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
   const { ir, inbound, adapter, sink, startedMs } = input;
   const parser = adapter.createStreamParser(ir);
   const counter = new CompletionCounter(ir.model);
+  const guard = input.budget && new OutputGuard({ ...input.budget, model: ir.model, counter });
+  /** Whether the guard lets the event go out (events without text always may). */
+  const paidFor = (event: IrStreamEvent): boolean | Promise<boolean> =>
+    !guard || event.text === '' || guard.fits(event.text) || guard.admit(event.text);
   let usage: IrUsage | undefined;
   let finished = false;
   let done = false;
@@ -57,15 +62,15 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
   try {
     reading: for await (const chunk of res.body) {
       for (const event of parser.push(chunk)) {
-        if (!handle(event)) {
+        if (!(await paidFor(event)) || !handle(event)) {
           await flush();
           break reading;
         }
       }
       await flush();
     }
-    if (!done && problem === undefined) {
-      for (const event of parser.end()) if (!handle(event)) break;
+    if (!done && problem === undefined && !guard?.ended) {
+      for (const event of parser.end()) if (!(await paidFor(event)) || !handle(event)) break;
       await flush();
     }
   } catch (error) {
@@ -73,7 +78,8 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
   }
 
   // A finish reason or usage means the answer is whole even if the end marker never came.
-  const complete = done || ((finished || usage !== undefined) && problem === undefined);
+  const stopped = guard?.ended === true;
+  const complete = !stopped && (done || ((finished || usage !== undefined) && problem === undefined));
   const clientGone = sink.aborted;
 
   if (!sink.streaming) {
@@ -83,7 +89,7 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
         failure: judgeFailure(new UpstreamFailure('aborted', 'the client went away')),
       };
     }
-    if (!complete) {
+    if (!complete && !stopped) {
       if (failure) return { kind: 'failed', failure: judgeFailure(failure) };
       const why = problem ?? 'the upstream closed the stream without answering';
       return { kind: 'failed', failure: judgeBadAnswer(why, input.channel.key) };
@@ -96,6 +102,19 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
   let interruption: StreamInterruption | undefined;
   if (complete) {
     if (!done) await sink.write(inbound.streamEnd);
+  } else if (stopped) {
+    // Not the channel's fault; billed below for exactly what the client was sent.
+    interruption = { by: 'quota' };
+    // Whatever the upstream said it used, the client got only what was sent: Sluice counts that.
+    usage = undefined;
+    await sink.write(
+      inbound.streamError({
+        status: 403,
+        message: 'the stream was stopped: the quota left does not pay for more output',
+        type: 'insufficient_quota',
+        code: 'insufficient_quota',
+      }),
+    );
   } else if (clientGone) {
     interruption = { by: 'client' };
     outcome = { ok: null };

@@ -28,7 +28,7 @@ const logOtherSchema = z.object({
   ws: flag,
   upstream_model_name: text,
   /** A stream that ended early: 'client' (the client left) or 'upstream' (it broke off). */
-  stream_interrupted: z.enum(['client', 'upstream']).optional().catch(undefined),
+  stream_interrupted: z.enum(['client', 'upstream', 'quota']).optional().catch(undefined),
   stream_error: text,
   /** Error rows: the status the client was answered with. */
   status_code: num,

@@ -65,6 +65,13 @@ const cases: Case[] = [
     zh: '模型倍率 0.075，补全倍率 4，分组倍率 1；流中途中断：connection reset',
   },
   {
+    name: 'a stream stopped when the quota ran out',
+    type: LOG_TYPE.consume,
+    other: { ...tokenPrices, stream_interrupted: 'quota', usage_source: 'local' },
+    en: 'Model ratio 0.075, completion ratio 4, group ratio 1; the stream was stopped when the quota left paid for no more output',
+    zh: '模型倍率 0.075，补全倍率 4，分组倍率 1；剩余额度不足以支付更多输出，流已被停止',
+  },
+  {
     name: 'a failed call',
     type: LOG_TYPE.error,
     other: { status_code: 502, admin_info: { use_channel: ['3'] } },

@@ -49,6 +49,7 @@ function consumptionText(other: LogOther, t: TFunction): string | null {
     parts.push(t('logs.text.cached', { tokens: other.cache_tokens, ratio: formatFigure(other.cache_ratio) }));
   }
   if (other.stream_interrupted === 'client') parts.push(t('logs.text.clientLeft'));
+  if (other.stream_interrupted === 'quota') parts.push(t('logs.text.quotaStopped'));
   if (other.stream_interrupted === 'upstream') {
     parts.push(t('logs.text.streamBroke', { reason: other.stream_error ?? '' }));
   }

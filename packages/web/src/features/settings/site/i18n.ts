@@ -70,6 +70,7 @@ export const siteSettingsEn = {
     AutomaticEnableChannelEnabled: 'Re-enable a channel automatically when it recovers',
     QuotaForNewUser: 'Initial quota of new users',
     PreConsumedQuota: 'Quota reserved per request',
+    DefaultMaxTokens: 'Output tokens held when a call sets no limit',
     QuotaForInviter: 'Reward for the inviter',
     QuotaForInvitee: 'Reward for the invited user',
     Chats: 'Chat front-ends',
@@ -148,6 +149,8 @@ export const siteSettingsEn = {
     ChannelDisableThreshold:
       'A channel test slower than this counts as a failure for automatic disabling and re-enabling.',
     PreConsumedQuota: 'Held before a call starts and settled to the real cost afterwards.',
+    DefaultMaxTokens:
+      'A JSON object of model → output tokens ("*" for every other model). A chat call without max_tokens holds this many output tokens and the upstream is asked for at most that many.',
     Chats: 'A JSON array of {"name": "link"} objects. Links may use {key} and {address}.',
     ModelPrice: 'A JSON object of model → US dollars per call; these models are billed per call.',
     ModelRatio: 'A JSON object of model → ratio; ratio 1 is $2 per million prompt tokens.',
@@ -261,6 +264,7 @@ export const siteSettingsZhCN: Strings<typeof siteSettingsEn> = {
     AutomaticEnableChannelEnabled: '渠道恢复时自动启用',
     QuotaForNewUser: '新用户初始额度',
     PreConsumedQuota: '请求预扣额度',
+    DefaultMaxTokens: '未设上限时预扣的输出 Tokens',
     QuotaForInviter: '邀请人奖励额度',
     QuotaForInvitee: '被邀请人奖励额度',
     Chats: '聊天前端',
@@ -335,6 +339,8 @@ export const siteSettingsZhCN: Strings<typeof siteSettingsEn> = {
     DataExportInterval: '使用数据汇总到看板的间隔，至少 1 分钟。',
     ChannelDisableThreshold: '渠道测试慢于该时间即视为失败，用于自动禁用和自动启用。',
     PreConsumedQuota: '调用开始前预扣，结束后按实际费用结算。',
+    DefaultMaxTokens:
+      '模型 → 输出 Tokens 数的 JSON 对象（"*" 表示其他所有模型）。未设置 max_tokens 的对话调用按此数量预扣输出，并要求上游最多输出这么多。',
     Chats: '由 {"名称": "链接"} 对象组成的 JSON 数组，链接中可使用 {key} 和 {address}。',
     ModelPrice: '模型 → 每次调用美元价格的 JSON 对象；这些模型按次计费。',
     ModelRatio: '模型 → 倍率的 JSON 对象；倍率 1 即每百万提示 token 2 美元。',

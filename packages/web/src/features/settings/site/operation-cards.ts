@@ -77,7 +77,10 @@ export const OPERATION_CARDS: CardDesc[] = [
   },
   {
     key: 'quota',
-    fields: numbers('QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee'),
+    fields: [
+      ...numbers('QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee'),
+      json('DefaultMaxTokens', 4),
+    ],
   },
   { key: 'chats', fields: [json('Chats', 8)] },
   {

@@ -1,0 +1,85 @@
+// The spend check of a stream: the output a client is sent must stay paid for by the call's hold.
+// The upstream was told an output limit the hold covers, but an upstream that ignores it must not
+// take the caller past what they have. The check works in output tokens against the same prompt
+// estimate the hold was sized with, so an upstream that keeps to its limit is never cut. While the
+// text so far is surely inside the hold (3 tokens per UTF-16 unit bounds any tokenizer: a token is
+// at least one UTF-8 byte), an event costs one addition; past that, every event is counted exactly.
+// An event the hold does not cover first grows the hold from what the caller has left; when that is
+// not enough, the event is not sent and the stream ends there.
+import type { TokenPricing } from '@sluice/shared';
+import { tokenQuota } from '@sluice/shared';
+import type { Hold } from '../../billing/ledger.js';
+import type { CompletionCounter } from '../../billing/token-counter.js';
+import { tokenCounterFor } from '../../billing/token-counter.js';
+import { affordableOutputTokens } from '../../billing/pricing.js';
+
+/** Output tokens beyond which a hold is never searched (well above any model's output). */
+const SEARCH_LIMIT = 100_000_000;
+/** A hold grows by this many output tokens more than the event needs, so it does not grow per event. */
+const GROWTH_TOKENS = 256;
+
+export interface OutputGuardInput {
+  model: string;
+  pricing: TokenPricing;
+  promptEstimate: number;
+  hold: Hold;
+  /** Takes up to `extra` more quota for the hold; returns what it took. */
+  extend: (hold: Hold, extra: number) => number;
+  /** Counts what was delivered; the guard reads it when it turns exact. */
+  counter: CompletionCounter;
+}
+
+export class OutputGuard {
+  /** Upper bound of the output tokens delivered while the check is cheap. */
+  private bound = 0;
+  /** Output tokens the hold pays for. */
+  private allowed: number;
+  private exact?: { delivered: number; count: (text: string) => number };
+  private stopped = false;
+
+  constructor(private readonly input: OutputGuardInput) {
+    this.allowed = this.affordable();
+  }
+
+  private affordable(): number {
+    const { pricing, promptEstimate, hold } = this.input;
+    return affordableOutputTokens(pricing, promptEstimate, hold.amount, SEARCH_LIMIT);
+  }
+
+  /** True while `text` is surely paid for; false means `admit` must decide. */
+  fits(text: string): boolean {
+    if (this.exact) return false;
+    this.bound += text.length * 3;
+    return this.bound <= this.allowed;
+  }
+
+  /** Whether `text` may be sent; false ends the stream before it. */
+  async admit(text: string): Promise<boolean> {
+    if (this.stopped) return false;
+    const { input } = this;
+    if (!this.exact) {
+      const [delivered, count] = await Promise.all([input.counter.total(), tokenCounterFor(input.model)]);
+      this.exact = { delivered, count };
+    }
+    const next = this.exact.delivered + this.exact.count(text);
+    if (next > this.allowed) {
+      const wanted = tokenQuota(
+        { promptTokens: input.promptEstimate, completionTokens: next + GROWTH_TOKENS },
+        input.pricing,
+      );
+      input.extend(input.hold, wanted - input.hold.amount);
+      this.allowed = this.affordable();
+      if (next > this.allowed) {
+        this.stopped = true;
+        return false;
+      }
+    }
+    this.exact.delivered = next;
+    return true;
+  }
+
+  /** Whether the guard ended the stream. */
+  get ended(): boolean {
+    return this.stopped;
+  }
+}
