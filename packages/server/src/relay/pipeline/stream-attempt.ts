@@ -18,9 +18,11 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
   const parser = adapter.createStreamParser(ir);
   const counter = new CompletionCounter(ir.model);
   const guard = input.budget && new OutputGuard({ ...input.budget, model: ir.model, counter });
-  /** Whether the guard lets the event go out (events without text always may). */
-  const paidFor = (event: IrStreamEvent): boolean | Promise<boolean> =>
-    !guard || event.text === '' || guard.fits(event.text) || guard.admit(event.text);
+  /** Whether the event surely may go out without asking the guard (events without text always may). */
+  const surelyPaid = (event: IrStreamEvent): boolean => !guard || event.text === '' || guard.fits(event.text);
+  /** The guard's exact answer, only past the cheap bound (so the common event never awaits). */
+  const admitted = (event: IrStreamEvent): Promise<boolean> =>
+    guard ? guard.admit(event.text) : Promise.resolve(true);
   let usage: IrUsage | undefined;
   let finished = false;
   let done = false;
@@ -62,7 +64,7 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
   try {
     reading: for await (const chunk of res.body) {
       for (const event of parser.push(chunk)) {
-        if (!(await paidFor(event)) || !handle(event)) {
+        if ((!surelyPaid(event) && !(await admitted(event))) || !handle(event)) {
           await flush();
           break reading;
         }
@@ -70,7 +72,9 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
       await flush();
     }
     if (!done && problem === undefined && !guard?.ended) {
-      for (const event of parser.end()) if (!(await paidFor(event)) || !handle(event)) break;
+      for (const event of parser.end()) {
+        if ((!surelyPaid(event) && !(await admitted(event))) || !handle(event)) break;
+      }
       await flush();
     }
   } catch (error) {
