@@ -1,5 +1,7 @@
 // `npm run bench`: throughput and latency of (a) the mock upstream directly, (b) a minimal undici
-// pass-through proxy in front of it and (c) Sluice's full relay path in front of it, on loopback.
+// pass-through proxy in front of it and (c) Sluice's full relay path in front of it, on loopback, for
+// OpenAI Chat and Anthropic Messages clients on an upstream of their own format, and for Sluice's
+// converted paths (an OpenAI client on an Anthropic upstream, an Anthropic client on an OpenAI one).
 // Every target runs in its own process; the run is bounded and stops by itself. Results are printed and
 // written into bench/README.md between the result markers.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,34 +32,87 @@ const config = {
 };
 
 const MODEL = 'gpt-4o-mini';
+const CLAUDE_MODEL = 'claude-3-5-haiku-20241022';
 const UPSTREAM_KEY = 'sk-bench-upstream';
-const PATH = '/v1/chat/completions';
-// JSON: a short echo reply. Stream: 50 content chunks, the mock's directive travelling in the message.
-const BODIES = {
-  json: JSON.stringify({
-    model: MODEL,
-    messages: [{ role: 'user', content: 'Write one short sentence about rivers.' }],
-  }),
+const SHORT = 'Write one short sentence about rivers.';
+const LONG = 'Write a paragraph about rivers. [[mock:{"reply_tokens":50}]]';
+
+const openAiBodies = (model) => ({
+  // JSON: a short echo reply. Stream: 50 content chunks, the mock's directive travelling in the message.
+  json: JSON.stringify({ model, messages: [{ role: 'user', content: SHORT }] }),
+  stream: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: LONG }] }),
+});
+const anthropicBodies = (model) => ({
+  json: JSON.stringify({ model, max_tokens: 256, messages: [{ role: 'user', content: SHORT }] }),
   stream: JSON.stringify({
-    model: MODEL,
+    model,
+    max_tokens: 256,
     stream: true,
-    messages: [{ role: 'user', content: 'Write a paragraph about rivers. [[mock:{"reply_tokens":50}]]' }],
+    messages: [{ role: 'user', content: LONG }],
   }),
-};
+});
 
-const headersFor = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+const bearer = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+const anthropicHeaders = (key) => ({
+  'x-api-key': key,
+  'anthropic-version': '2023-06-01',
+  'content-type': 'application/json',
+});
 
-/** One request of each kind; says what is wrong when the target does not relay properly. */
+/**
+ * What is measured: a client format on an upstream model. Same-format scenarios run against the mock,
+ * the pass-through and Sluice; converted ones only through Sluice, and compare with the pass-through
+ * row of the scenario named `baseline` (the same client request relayed without conversion).
+ */
+const SCENARIOS = [
+  {
+    name: 'OpenAI → OpenAI',
+    path: '/v1/chat/completions',
+    headers: bearer,
+    bodies: openAiBodies(MODEL),
+    end: 'data: [DONE]',
+  },
+  {
+    name: 'Anthropic → Anthropic',
+    path: '/v1/messages',
+    headers: anthropicHeaders,
+    bodies: anthropicBodies(CLAUDE_MODEL),
+    end: 'message_stop',
+  },
+  {
+    name: 'OpenAI → Anthropic',
+    path: '/v1/chat/completions',
+    headers: bearer,
+    bodies: openAiBodies(CLAUDE_MODEL),
+    end: 'data: [DONE]',
+    baseline: 'OpenAI → OpenAI',
+  },
+  {
+    name: 'Anthropic → OpenAI',
+    path: '/v1/messages',
+    headers: anthropicHeaders,
+    bodies: anthropicBodies(MODEL),
+    end: 'message_stop',
+    baseline: 'Anthropic → Anthropic',
+  },
+];
+const SAME_FORMAT = SCENARIOS[0];
+
+/** One request of each kind per scenario; says what is wrong when the target does not relay properly. */
 async function probe(url, key) {
-  const json = await fetch(url + PATH, { method: 'POST', headers: headersFor(key), body: BODIES.json });
-  const jsonText = await json.text();
-  if (json.status !== 200 || !jsonText.includes('"choices"')) {
-    return `POST ${PATH} answered ${json.status}: ${jsonText.slice(0, 200)}`;
-  }
-  const stream = await fetch(url + PATH, { method: 'POST', headers: headersFor(key), body: BODIES.stream });
-  const streamText = await stream.text();
-  if (stream.status !== 200 || !streamText.includes('data: [DONE]')) {
-    return `the streamed POST ${PATH} answered ${stream.status}: ${streamText.slice(0, 200)}`;
+  for (const scenario of SCENARIOS) {
+    for (const mode of ['json', 'stream']) {
+      const res = await fetch(url + scenario.path, {
+        method: 'POST',
+        headers: scenario.headers(key),
+        body: scenario.bodies[mode],
+      });
+      const text = await res.text();
+      const ok = mode === 'json' ? text.includes('"usage"') : text.includes(scenario.end);
+      if (res.status !== 200 || !ok) {
+        return `${scenario.name} (${mode}) answered ${res.status}: ${text.slice(0, 200)}`;
+      }
+    }
   }
   return undefined;
 }
@@ -89,6 +144,7 @@ async function main() {
       upstreamUrl: mock.url,
       upstreamKey: UPSTREAM_KEY,
       model: MODEL,
+      claudeModel: CLAUDE_MODEL,
       logLevel: config.sluiceLogLevel,
       nodeArgs: config.sluiceNodeArgs,
     });
@@ -109,38 +165,48 @@ async function main() {
     const memoryBefore = sluice.available ? memoryOf(sluice.proc.child.pid) : undefined;
 
     const throughputRows = [];
-    for (const mode of ['json', 'stream']) {
-      for (const { target, url, key } of targets) {
-        const load = {
-          url,
-          path: PATH,
-          headers: headersFor(key),
-          body: BODIES[mode],
-          connections: config.connections,
-        };
-        await throughput({ ...load, duration: config.warmup });
-        const row = { target, mode, ...(await throughput({ ...load, duration: config.duration })) };
-        console.log(
-          `${target.padEnd(12)} ${mode.padEnd(6)} ${row.rps.toFixed(0).padStart(7)} req/s  failed ${row.failed}`,
-        );
-        throughputRows.push(row);
+    for (const scenario of SCENARIOS) {
+      const scenarioTargets = scenario.baseline ? targets.filter((t) => t.target === 'sluice') : targets;
+      for (const mode of ['json', 'stream']) {
+        for (const { target, url, key } of scenarioTargets) {
+          const load = {
+            url,
+            path: scenario.path,
+            headers: scenario.headers(key),
+            body: scenario.bodies[mode],
+            connections: config.connections,
+          };
+          await throughput({ ...load, duration: config.warmup });
+          const measured = await throughput({ ...load, duration: config.duration });
+          const row = { scenario: scenario.name, baseline: scenario.baseline, target, mode, ...measured };
+          console.log(
+            `${scenario.name.padEnd(22)} ${target.padEnd(12)} ${mode.padEnd(6)} ${row.rps.toFixed(0).padStart(7)} req/s  failed ${row.failed}`,
+          );
+          throughputRows.push(row);
+        }
       }
     }
 
     // The load generator's own HTTP client is cold until now; warm it on the mock before measuring anything.
     await sequential({
       url: mock.url,
-      path: PATH,
-      headers: headersFor(UPSTREAM_KEY),
-      body: BODIES.json,
+      path: SAME_FORMAT.path,
+      headers: SAME_FORMAT.headers(UPSTREAM_KEY),
+      body: SAME_FORMAT.bodies.json,
       count: 1,
       warmup: 3000,
     });
     const latencyRows = [];
     for (const { target, url, key } of targets) {
-      const shared = { url, path: PATH, headers: headersFor(key), count: config.sequential, warmup: 1000 };
-      const json = await sequential({ ...shared, body: BODIES.json });
-      const stream = await sequential({ ...shared, body: BODIES.stream });
+      const shared = {
+        url,
+        path: SAME_FORMAT.path,
+        headers: SAME_FORMAT.headers(key),
+        count: config.sequential,
+        warmup: 1000,
+      };
+      const json = await sequential({ ...shared, body: SAME_FORMAT.bodies.json });
+      const stream = await sequential({ ...shared, body: SAME_FORMAT.bodies.stream });
       if (json.failed + stream.failed > 0)
         console.warn(`${target}: ${json.failed + stream.failed} sequential requests failed`);
       latencyRows.push({ target, json, stream });

@@ -1,6 +1,7 @@
 // Drawing and async task records on the real server: rows written to the database the way new-api
 // writes them (drawing times in milliseconds, task times in seconds) show on /midjourney and /task
-// with their dates, durations and progress; an admin sees everyone's, a user only their own.
+// with their dates, durations and progress; an admin sees everyone's, a user only their own. A failed
+// task's bar is red, and the pages speak the console's language, column titles included.
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -163,4 +164,63 @@ test('drawing and task records show on their pages, each user seeing their own',
   await page.goto('/task');
   await expect(rowWith(page, `suno-user-${tag}`)).toBeVisible();
   await expect(page.getByText(`suno-root-${tag}`)).toHaveCount(0);
+});
+
+test('a failed task shows a red bar, and the drawing columns are translated in Chinese', async ({
+  page,
+  baseURL,
+}) => {
+  const username = freshUsername('fail');
+  await registerUser(page, username, PASSWORD);
+  await logIn(page, username, PASSWORD);
+  const userId = await signedInUserId(page);
+  const tag = username.slice(-6);
+  const submitted = Math.floor(Date.now() / 1000) - 120;
+  const db = openServerDatabase(baseURL);
+  try {
+    // A task that failed once the upstream had reported it finished: progress "100%".
+    db.prepare(
+      `INSERT INTO tasks (created_at, updated_at, task_id, platform, user_id, channel_id, quota, action,
+         status, fail_reason, submit_time, start_time, finish_time, progress, properties, data)
+       VALUES (@at, @at, @task_id, 'suno', @user_id, 1, 0, 'MUSIC', 'FAILURE', 'upstream refused the lyrics',
+         @at, @at, @at + 30, '100%', '{}', '{}')`,
+    ).run({ at: submitted, task_id: `suno-failed-${tag}`, user_id: userId });
+    insertTask(db, { user_id: userId, task_id: `suno-done-${tag}`, submit_time: submitted + 1 });
+    insertDrawing(db, {
+      user_id: userId,
+      mj_id: `mj-zh-${tag}`,
+      status: 'SUCCESS',
+      progress: '100%',
+      prompt: '灯塔，黄昏',
+      fail_reason: '',
+      submit_time: submitted * 1000,
+      finish_time: submitted * 1000 + 20_000,
+    });
+  } finally {
+    db.close();
+  }
+
+  await page.goto('/task');
+  const failed = rowWith(page, `suno-failed-${tag}`);
+  await expect(failed.getByText('Failed', { exact: true })).toBeVisible();
+  // Red, not the green of a finished task, although its progress says 100%.
+  await expect(failed.getByRole('progressbar')).toHaveClass(/status-exception/);
+  await expect(failed.getByRole('progressbar')).not.toHaveClass(/status-success/);
+  await expect(rowWith(page, `suno-done-${tag}`).getByRole('progressbar')).toHaveClass(/status-success/);
+  await page.screenshot({ path: 'test-results/task-failed.png', fullPage: true });
+
+  // The console in Chinese, as the language menu leaves it.
+  await page.evaluate(() => localStorage.setItem('language', 'zh-CN'));
+  await page.goto('/task');
+  const failedZh = rowWith(page, `suno-failed-${tag}`);
+  await expect(failedZh.getByText('失败', { exact: true })).toBeVisible();
+  await expect(failedZh.getByRole('progressbar')).toHaveClass(/status-exception/);
+
+  await page.goto('/midjourney');
+  await expect(rowWith(page, `mj-zh-${tag}`)).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: '提示词', exact: true })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: '英文提示词', exact: true })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'Prompt', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('columnheader', { name: 'PromptEn', exact: true })).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/drawing-zh.png', fullPage: true });
 });

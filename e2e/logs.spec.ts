@@ -1,6 +1,6 @@
 // Usage logs on the real server: root makes one chat call through a channel at the fake upstream,
 // then finds it on /log with its quota, its billing process and the stats badges; a regular user's
-// log page has no admin filters.
+// log page has no admin filters, and shows its details in the console's language.
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { startMockUpstream } from '@sluice/mock-upstream';
@@ -141,4 +141,85 @@ test('a regular user’s log page has no channel or username filters', async ({ 
   await expect(page.getByLabel('Username')).toHaveCount(0);
   await expect(page.getByRole('columnheader', { name: 'Channel' })).toHaveCount(0);
   await expect(page.getByLabel('Consumed quota: $0.00')).toBeVisible();
+});
+
+test('a user reads the details of their logs in Chinese when the console is in Chinese', async ({
+  page,
+  request,
+}) => {
+  // Root acts through its own API session; the user through the browser.
+  const login = await request.post('/api/user/login', { data: { username: 'root', password: '123456' } });
+  const rootId = ((await login.json()) as { data: { id: number } }).data.id;
+  const root = { 'New-Api-User': String(rootId) };
+  const username = freshUsername('zhlog');
+  await registerUser(page, username, 'e2e-password-6');
+  await logIn(page, username, 'e2e-password-6');
+  const userId = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}').id as number);
+  const mine = { 'New-Api-User': String(userId) };
+
+  const channel = await data<{ ids: number[] }>(
+    await request.post('/api/channel/', {
+      headers: root,
+      data: {
+        name: `logs-zh-${username}`,
+        type: 1,
+        key: 'sk-logs-zh',
+        base_url: mock.url,
+        models: MODEL,
+        group: 'default',
+        priority: 999,
+      },
+    }),
+  );
+  try {
+    // A redemption code ($1.00), an administrator's quota change ($1.00 → $4.00) and one chat call.
+    const codeName = `zh-${username.slice(-6)}`;
+    const [code] = await data<string[]>(
+      await request.post('/api/redemption/', {
+        headers: root,
+        data: { name: codeName, quota: 500_000, count: 1 },
+      }),
+    );
+    expect(
+      await data<number>(await page.request.post('/api/user/topup', { headers: mine, data: { key: code } })),
+    ).toBe(500_000);
+    await data(await request.put('/api/user/', { headers: root, data: { id: userId, quota: 2_000_000 } }));
+    const [token] = await data<Array<{ key: string }>>(
+      await page.request.post('/api/token/', {
+        headers: mine,
+        data: { name: `zh-token-${username.slice(-6)}`, unlimited_quota: true, expired_time: -1 },
+      }),
+    );
+    const call = await page.request.post('/v1/chat/completions', {
+      headers: { Authorization: `Bearer sk-${token?.key}` },
+      data: { model: MODEL, messages: [{ role: 'user', content: '你好 [[mock:{"reply_tokens":3}]]' }] },
+    });
+    expect(call.status(), await call.text()).toBe(200);
+    await expect
+      .poll(
+        async () =>
+          (await data<{ total: number }>(await page.request.get('/api/log/self/', { headers: mine }))).total,
+      )
+      .toBe(3);
+
+    await page.evaluate(() => localStorage.setItem('language', 'zh-CN'));
+    await page.goto('/log');
+    await expect(page.getByRole('heading', { name: '使用日志' })).toBeVisible();
+    await expect(page.getByRole('columnheader', { name: '详情' })).toBeVisible();
+    const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+    await expect(rows).toHaveCount(3);
+    await expect(rows.filter({ hasText: `使用兑换码“${codeName}”` })).toContainText('充值 $1.00');
+    // A user is told that an administrator did it, not which one.
+    await expect(rows.filter({ hasText: '管理员将额度从 $1.00 修改为 $4.00（+$3.00）' })).toHaveCount(1);
+    await expect(
+      rows.filter({ hasText: `模型倍率 ${MODEL_RATIO}，补全倍率 ${COMPLETION_RATIO}，分组倍率 1` }),
+    ).toHaveCount(1);
+    // Nothing of the English sentences the server stores for scripts.
+    for (const english of ['Redeemed', 'administrator', 'Model ratio', 'model ratio']) {
+      await expect(page.locator('.ant-table-tbody')).not.toContainText(english);
+    }
+    await page.screenshot({ path: 'test-results/logs-zh.png', fullPage: true });
+  } finally {
+    await request.delete(`/api/channel/${channel.ids[0]}/`, { headers: root });
+  }
 });

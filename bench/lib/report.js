@@ -40,8 +40,9 @@ export function renderResults({ config, throughput, latency, memory, sluice, dat
   out.push('');
   out.push(
     table(
-      ['Target', 'Mode', 'req/s', 'p50 ms', 'p99 ms', 'failed'],
+      ['Client → upstream', 'Target', 'Mode', 'req/s', 'p50 ms', 'p99 ms', 'failed'],
       throughput.map((row) => [
+        row.scenario,
         row.target,
         MODE_LABEL[row.mode],
         fixed(row.rps),
@@ -51,32 +52,29 @@ export function renderResults({ config, throughput, latency, memory, sluice, dat
       ]),
     ),
   );
-  const rps = (target, mode) => throughput.find((r) => r.target === target && r.mode === mode)?.rps ?? NaN;
+  const rps = (scenario, target, mode) =>
+    throughput.find((r) => r.scenario === scenario && r.target === target && r.mode === mode)?.rps ?? NaN;
+  const scenarios = [...new Map(throughput.map((r) => [r.scenario, r.baseline])).entries()];
+  const rows = [];
+  for (const [scenario, baseline] of scenarios) {
+    const base = baseline ?? scenario;
+    if (!baseline) {
+      rows.push([
+        `${scenario}: pass-through / direct`,
+        ratio(rps(scenario, 'pass-through', 'json'), rps(scenario, 'direct', 'json')),
+        ratio(rps(scenario, 'pass-through', 'stream'), rps(scenario, 'direct', 'stream')),
+      ]);
+    }
+    rows.push([
+      `${scenario}: Sluice / pass-through${baseline ? ` (${baseline})` : ''}`,
+      ratio(rps(scenario, 'sluice', 'json'), rps(base, 'pass-through', 'json')),
+      ratio(rps(scenario, 'sluice', 'stream'), rps(base, 'pass-through', 'stream')),
+    ]);
+  }
   out.push('');
-  out.push(
-    table(
-      ['Ratio (throughput)', 'JSON', 'stream'],
-      [
-        [
-          'pass-through / direct',
-          ratio(rps('pass-through', 'json'), rps('direct', 'json')),
-          ratio(rps('pass-through', 'stream'), rps('direct', 'stream')),
-        ],
-        [
-          'Sluice / pass-through',
-          ratio(rps('sluice', 'json'), rps('pass-through', 'json')),
-          ratio(rps('sluice', 'stream'), rps('pass-through', 'stream')),
-        ],
-        [
-          'Sluice / direct',
-          ratio(rps('sluice', 'json'), rps('direct', 'json')),
-          ratio(rps('sluice', 'stream'), rps('direct', 'stream')),
-        ],
-      ],
-    ),
-  );
+  out.push(table(['Ratio (throughput)', 'JSON', 'stream'], rows));
   out.push('');
-  out.push('### Sequential latency (µs, concurrency 1)');
+  out.push('### Sequential latency (µs, concurrency 1, OpenAI → OpenAI)');
   out.push('');
   const direct = latency.find((row) => row.target === 'direct');
   const added = (value, base) => {

@@ -1,5 +1,6 @@
-// Sluice's full path for the benchmark: a throw-away SQLite database seeded with one channel pointing at
-// the mock and one unlimited token, and the built server (packages/server/dist) in its own process.
+// Sluice's full path for the benchmark: a throw-away SQLite database seeded with an OpenAI and an
+// Anthropic channel pointing at the mock and one unlimited token, and the built server
+// (packages/server/dist) in its own process.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -24,7 +25,7 @@ function freePort() {
 }
 
 /** Writes the rows the relay needs straight into the tables, as the console would have. */
-async function seed(serverDist, sqlitePath, { upstreamUrl, upstreamKey, model }) {
+async function seed(serverDist, sqlitePath, { upstreamUrl, upstreamKey, model, claudeModel }) {
   const { createDb } = await import(pathToFileURL(join(serverDist, 'db/create-db.js')).href);
   const { syncAbilities } = await import(
     pathToFileURL(join(serverDist, 'features/channels/abilities.js')).href
@@ -72,6 +73,10 @@ async function seed(serverDist, sqlitePath, { upstreamUrl, upstreamKey, model })
     };
     const inserted = await db.insertInto('channels').values(channel).executeTakeFirstOrThrow();
     await syncAbilities(db, { ...channel, id: Number(inserted.insertId) });
+    // The same mock as an Anthropic upstream (type 14), for the Messages and the converted paths.
+    const claude = { ...channel, type: 14, name: 'benchmark mock (Anthropic)', models: claudeModel };
+    const insertedClaude = await db.insertInto('channels').values(claude).executeTakeFirstOrThrow();
+    await syncAbilities(db, { ...claude, id: Number(insertedClaude.insertId) });
     const key = randomKey(48);
     await db
       .insertInto('tokens')
@@ -118,7 +123,15 @@ async function waitUntilServing(url, child, stderr, timeoutMs) {
  * Seeds a database and starts the built server on it. Resolves with `{ available: false, reason }` when
  * the server is not built or does not start, so the rest of the benchmark can still run.
  */
-export async function startSluice({ root, upstreamUrl, upstreamKey, model, logLevel, nodeArgs = [] }) {
+export async function startSluice({
+  root,
+  upstreamUrl,
+  upstreamKey,
+  model,
+  claudeModel,
+  logLevel,
+  nodeArgs = [],
+}) {
   const serverDist = join(root, 'packages/server/dist');
   const main = join(serverDist, 'main.js');
   if (!existsSync(main)) return { available: false, reason: 'packages/server/dist/main.js is not built' };
@@ -126,7 +139,7 @@ export async function startSluice({ root, upstreamUrl, upstreamKey, model, logLe
   const sqlitePath = join(dir, 'sluice.db');
   let token;
   try {
-    token = await seed(serverDist, sqlitePath, { upstreamUrl, upstreamKey, model });
+    token = await seed(serverDist, sqlitePath, { upstreamUrl, upstreamKey, model, claudeModel });
   } catch (error) {
     return { available: false, dir, reason: `seeding the database failed: ${error.message}` };
   }

@@ -17,11 +17,14 @@ export interface MockDirective {
   delay_ms?: number;
   /** Milliseconds to wait between two stream events. */
   chunk_delay_ms?: number;
-  /** Answer with this HTTP status and an OpenAI-format error body instead of a result. */
+  /** Answer with this HTTP status and an error body in the route's vendor format instead of a result. */
   status?: number;
-  /** Overrides fields of the error body sent with `status`. */
+  /**
+   * Overrides fields of the error body sent with `status`: OpenAI's message, type and code; Anthropic's
+   * message and type; Google's message and status name (given as `type`).
+   */
   error?: { message?: string; type?: string; code?: string | null };
-  /** Raw body sent with `status` instead of the OpenAI-format error (e.g. an HTML page from a proxy). */
+  /** Raw body sent with `status` instead of the vendor-format error (e.g. an HTML page from a proxy). */
   error_body?: string;
   /** Seconds, sent as a `Retry-After` header (usually with status 429). */
   retry_after?: number;
@@ -35,7 +38,10 @@ export interface MockDirective {
   stall_after?: number;
   /** Streams: the first content event carries invalid JSON. Other answers: the JSON body is truncated. */
   malformed?: boolean;
-  /** Leave `usage` out of the answer and out of the stream (even with stream_options.include_usage). */
+  /**
+   * Leave `usage` out of the answer and out of the stream (even with stream_options.include_usage);
+   * Gemini: leave out `usageMetadata`. Anthropic always reports usage, so it ignores this.
+   */
   no_usage?: boolean;
   /** Reply with this text instead of the echo. */
   reply?: string;
@@ -43,12 +49,23 @@ export interface MockDirective {
   reply_tokens?: number;
   /** Disregard max_tokens / max_completion_tokens, as a faulty upstream might: the whole reply is sent. */
   ignore_limit?: boolean;
-  /** Reported as usage.prompt_tokens_details.cached_tokens (capped at prompt_tokens; OpenAI counts them inside). */
+  /**
+   * Prompt tokens read from a cache (capped at the prompt): OpenAI's prompt_tokens_details.cached_tokens and
+   * Gemini's cachedContentTokenCount (both inside the prompt count); Anthropic's cache_read_input_tokens
+   * (taken out of input_tokens).
+   */
   cached_tokens?: number;
-  /** Added to completion_tokens and reported as completion_tokens_details.reasoning_tokens. */
+  /** Anthropic: prompt tokens written to the cache, cache_creation_input_tokens (taken out of input_tokens). */
+  cache_write_tokens?: number;
+  /**
+   * Added to completion_tokens and reported as completion_tokens_details.reasoning_tokens; Anthropic: a
+   * thinking block of that many words; Gemini: thought parts of that many words (thoughtsTokenCount).
+   */
   reasoning_tokens?: number;
   /** Answer with a function call instead of text (finish_reason "tool_calls"). */
   tool_call?: MockToolCall;
+  /** Anthropic streams: an `error` event (overloaded_error) right after the first content delta, then the end. */
+  stream_error?: boolean;
 }
 
 export const MARKER_START = '[[mock:';
@@ -85,8 +102,10 @@ const FIELDS: Record<keyof MockDirective, FieldKind> = {
   reply_tokens: 'count',
   ignore_limit: 'boolean',
   cached_tokens: 'count',
+  cache_write_tokens: 'count',
   reasoning_tokens: 'count',
   tool_call: 'tool_call',
+  stream_error: 'boolean',
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -1,7 +1,10 @@
 // One request being answered, what is recorded about it, and the ways of answering that honour its
 // directive (truncation, cut connections, malformed bodies, dropped usage, paced streams).
+// Streams are written from pre-framed events, so each vendor's framing (OpenAI's `data:` lines and
+// [DONE], Anthropic's named events, Gemini's SSE or JSON array) goes through the same fault handling.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { MockDirective } from './directive.js';
+import type { VertexAccounts } from './vertex-auth.js';
 
 /** What happened to the connection of a request. */
 export type Outcome = 'pending' | 'completed' | 'client-closed' | 'reset' | 'cut';
@@ -24,11 +27,20 @@ export interface RecordedRequest {
   events: number;
 }
 
-/** Server-wide answers that are not per request: the model list and the account's billing figures. */
+/** Server-wide answers that are not per request: the model lists and the account's billing figures. */
 export interface MockSettings {
   models: string[];
+  /** Model ids (without "models/") listed by Gemini's GET /v1beta/models. */
+  geminiModels: string[];
   billing: { hardLimitUsd: number; usedUsd: number };
+  /** Vertex service accounts and the access tokens issued to them (kept across reset()). */
+  vertex: VertexAccounts;
+  /** AWS access key id → secret: the keys whose SigV4 signatures the Bedrock routes accept. */
+  awsKeys: ReadonlyMap<string, string>;
 }
+
+/** Whose wire format a route speaks: it decides the shape of every error the request gets. */
+export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
 
 export interface Exchange {
   req: IncomingMessage;
@@ -36,6 +48,9 @@ export interface Exchange {
   body: unknown;
   directive: MockDirective;
   record: RecordedRequest;
+  dialect: Dialect;
+  /** Gemini's streamGenerateContent without alt=sse answers a JSON array, its errors included. */
+  arrayErrors: boolean;
   /** Base URL of this mock, for links it hands out (image URLs). */
   baseUrl: string;
   /** Sequence number, used in ids so each answer is distinct. */
@@ -86,11 +101,15 @@ export function resetConnection(ex: Exchange): void {
   ex.res.socket?.resetAndDestroy();
 }
 
-function baseHeaders(ex: Exchange, contentType: string): Record<string, string> {
+export const requestId = (ex: Exchange): string => `req_mock_${ex.seq}`;
+
+export function baseHeaders(ex: Exchange, contentType: string): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': contentType,
-    'x-request-id': `req_mock_${ex.seq}`,
+    'x-request-id': requestId(ex),
   };
+  if (ex.dialect === 'anthropic') headers['request-id'] = requestId(ex);
+  else if (ex.dialect === 'bedrock') headers['x-amzn-requestid'] = requestId(ex);
   if (ex.directive.retry_after !== undefined) headers['retry-after'] = String(ex.directive.retry_after);
   return headers;
 }
@@ -126,11 +145,22 @@ export function sendBody(ex: Exchange, status: number, contentType: string, body
   ex.res.end();
 }
 
-export function sendJson(ex: Exchange, status: number, payload: Record<string, unknown>): void {
-  if (ex.directive.no_usage) delete payload.usage;
+/** A JSON result, truncated under `malformed`; the caller decides what `no_usage` leaves out. */
+export function sendResult(
+  ex: Exchange,
+  status: number,
+  payload: unknown,
+  contentType = 'application/json',
+): void {
   let text = JSON.stringify(payload);
   if (ex.directive.malformed && status < 400) text = text.slice(0, Math.ceil(text.length / 2));
-  sendBody(ex, status, 'application/json', text);
+  sendBody(ex, status, contentType, text);
+}
+
+/** An OpenAI-format JSON result: `no_usage` drops its `usage`. */
+export function sendJson(ex: Exchange, status: number, payload: Record<string, unknown>): void {
+  if (ex.directive.no_usage) delete payload.usage;
+  sendResult(ex, status, payload);
 }
 
 export interface OpenAiError {
@@ -155,15 +185,20 @@ export function sendError(
   ex.res.end(JSON.stringify(openAiError(message, type, code)));
 }
 
+/** Raw `error_body` answers with `status` and true, when the directive gives one. */
+export function sendRawErrorBody(ex: Exchange, status: number): boolean {
+  const raw = ex.directive.error_body;
+  if (raw === undefined) return false;
+  ex.res.writeHead(status, baseHeaders(ex, 'text/html; charset=utf-8'));
+  ex.record.status = status;
+  ex.res.end(raw);
+  return true;
+}
+
 /** Default error body for a status, in OpenAI's format; the directive's `error` fields override it. */
 export function sendStatusFault(ex: Exchange, status: number): void {
-  const { error, error_body: raw } = ex.directive;
-  if (raw !== undefined) {
-    ex.res.writeHead(status, baseHeaders(ex, 'text/html; charset=utf-8'));
-    ex.record.status = status;
-    ex.res.end(raw);
-    return;
-  }
+  if (sendRawErrorBody(ex, status)) return;
+  const { error } = ex.directive;
   const defaults: [string, string, string | null] =
     status === 401
       ? ['Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key']
@@ -181,20 +216,34 @@ export function sendStatusFault(ex: Exchange, status: number): void {
   );
 }
 
-const DONE = 'data: [DONE]\n\n';
-const BROKEN_EVENT = 'data: {"id":"broken","choices":[{"delta":\n\n';
+/** How a vendor frames its stream events. */
+export interface StreamFraming {
+  contentType: string;
+  /** Written after the last event of a stream that completes (OpenAI's `data: [DONE]`); may be empty. */
+  end: string;
+  /** Under `malformed`, replaces the frame at `brokenAt` (the rest of the stream follows). */
+  broken: Frame;
+  brokenAt: number;
+}
+
+/** One framed event: text (server-sent events, JSON arrays) or bytes (AWS event-stream messages). */
+export type Frame = string | Uint8Array;
+
+/** Frames as one piece for one write; text frames stay text. */
+const joinFrames = (frames: Frame[], end = ''): Frame =>
+  frames.every((f) => typeof f === 'string')
+    ? frames.join('') + end
+    : Buffer.concat([...frames.map((f) => (typeof f === 'string' ? Buffer.from(f) : f)), Buffer.from(end)]);
 
 /**
- * Streams server-sent events in OpenAI's framing: one `data: <json>` per event (given as JSON text), a blank
- * line after each, then `data: [DONE]`. `usageEvent` is left out under `no_usage`. Events are written in
- * one go unless `chunk_delay_ms` paces them or `cut_after` ends the connection early.
+ * Writes pre-framed stream events. They go out in one write unless `chunk_delay_ms` paces them or
+ * `cut_after` ends the connection after that many events (without the end marker).
  */
-export async function sendStream(ex: Exchange, events: string[], usageEvent?: string): Promise<void> {
+export async function writeFrames(ex: Exchange, lines: Frame[], framing: StreamFraming): Promise<void> {
   const { directive, res, record } = ex;
-  const all = usageEvent === undefined || directive.no_usage ? events : [...events, usageEvent];
-  const lines = all.map((event) => `data: ${event}\n\n`);
-  if (directive.malformed && lines.length > 1) lines[1] = BROKEN_EVENT;
-  const headers = baseHeaders(ex, 'text/event-stream; charset=utf-8');
+  // The caller hands over a fresh array, so replacing one frame in place is safe.
+  if (directive.malformed && framing.brokenAt < lines.length) lines[framing.brokenAt] = framing.broken;
+  const headers = baseHeaders(ex, framing.contentType);
   headers['cache-control'] = 'no-cache';
   res.writeHead(200, headers);
   record.status = 200;
@@ -204,11 +253,11 @@ export async function sendStream(ex: Exchange, events: string[], usageEvent?: st
   if (delay === 0) {
     record.events = count;
     if (cut !== undefined) {
-      if (count > 0) res.write(lines.slice(0, count).join(''));
+      if (count > 0) res.write(joinFrames(lines.slice(0, count)));
       else res.flushHeaders();
       cutConnection(ex);
     } else {
-      res.end(lines.join('') + DONE);
+      res.end(joinFrames(lines, framing.end));
     }
     return;
   }
@@ -222,6 +271,26 @@ export async function sendStream(ex: Exchange, events: string[], usageEvent?: st
     cutConnection(ex);
     return;
   }
-  if (!(await pause(ex, delay))) return;
-  res.end(DONE);
+  if (framing.end !== '' && !(await pause(ex, delay))) return;
+  res.end(framing.end);
+}
+
+const OPENAI_FRAMING: StreamFraming = {
+  contentType: 'text/event-stream; charset=utf-8',
+  end: 'data: [DONE]\n\n',
+  broken: 'data: {"id":"broken","choices":[{"delta":\n\n',
+  brokenAt: 1,
+};
+
+/**
+ * Streams server-sent events in OpenAI's framing: one `data: <json>` per event (given as JSON text), a blank
+ * line after each, then `data: [DONE]`. `usageEvent` is left out under `no_usage`.
+ */
+export async function sendStream(ex: Exchange, events: string[], usageEvent?: string): Promise<void> {
+  const all = usageEvent === undefined || ex.directive.no_usage ? events : [...events, usageEvent];
+  await writeFrames(
+    ex,
+    all.map((event) => `data: ${event}\n\n`),
+    OPENAI_FRAMING,
+  );
 }

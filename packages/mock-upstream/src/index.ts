@@ -1,5 +1,7 @@
-// A fake OpenAI-compatible upstream for tests, end-to-end runs and the benchmark.
+// A fake upstream speaking OpenAI, Anthropic Messages and Gemini, for tests, end-to-end runs and the benchmark.
 export { startMockUpstream, type MockUpstream, type MockUpstreamOptions } from './server.js';
+export type { VertexServiceAccount } from './vertex-auth.js';
+export { MOCK_AWS_CREDENTIALS, type AwsCredentials } from './bedrock-auth.js';
 export type { BehaviourScope, QueueScope } from './behaviours.js';
 export type { MockSettings, Outcome, RecordedRequest } from './exchange.js';
 export {
@@ -22,8 +24,27 @@ export {
   type ChatUsage,
   type SimpleUsage,
 } from './usage.js';
+export {
+  anthropicPromptTokens,
+  expectedAnthropicReply,
+  expectedAnthropicUsage,
+  type AnthropicUsage,
+} from './usage-anthropic.js';
+export {
+  expectedGeminiReply,
+  expectedGeminiUsage,
+  geminiPromptTokens,
+  type GeminiUsage,
+} from './usage-gemini.js';
+export {
+  expectedResponsesReply,
+  expectedResponsesUsage,
+  responsesPromptTokens,
+  type ResponsesUsage,
+} from './usage-responses.js';
 export { DEFAULT_EMBEDDING_DIMENSIONS, mockEmbedding } from './routes/embeddings.js';
 export { mockAudioSeconds, mockSpeech, AUDIO_TOKENS_PER_SECOND } from './routes/audio.js';
 export { IMAGE_OUTPUT_TOKENS, MOCK_PNG } from './routes/images.js';
 export { mockRelevance } from './routes/rerank.js';
 export { DEFAULT_MODELS } from './routes/models.js';
+export { DEFAULT_GEMINI_MODELS } from './routes/gemini-models.js';

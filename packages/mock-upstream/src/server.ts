@@ -1,32 +1,26 @@
-// A fake OpenAI-compatible upstream on plain node:http: routing, auth, recording and fault injection.
-// Kept framework-free and allocation-light because the benchmark uses it as its baseline.
+// A fake upstream on plain node:http speaking OpenAI, Anthropic Messages and Gemini: per-route auth,
+// recording and fault injection (routing.ts picks the route). Kept framework-free and allocation-light
+// because the benchmark uses it as its baseline.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { authenticate } from './auth.js';
 import { Behaviours, type BehaviourScope, type QueueScope } from './behaviours.js';
 import { directiveFromBody, DirectiveError, MARKER_START, type MockDirective } from './directive.js';
 import {
   pause,
   resetConnection,
   sendError,
-  sendStatusFault,
   type Exchange,
   type MockSettings,
   type RecordedRequest,
 } from './exchange.js';
-import { handleSpeech, handleTranscriptions, handleTranslations } from './routes/audio.js';
-import { handleChatCompletions, handleCompletions } from './routes/chat.js';
-import { handleEmbeddings } from './routes/embeddings.js';
-import { handleImageFile, handleImageGenerations, IMAGE_PATH } from './routes/images.js';
 import { parseBody } from './routes/input.js';
-import {
-  DEFAULT_MODELS,
-  handleBillingSubscription,
-  handleBillingUsage,
-  handleModel,
-  handleModels,
-} from './routes/models.js';
-import { handleModerations } from './routes/moderations.js';
-import { handleRerank } from './routes/rerank.js';
+import { DEFAULT_GEMINI_MODELS } from './routes/gemini-models.js';
+import { DEFAULT_MODELS } from './routes/models.js';
+import { awsKeyring, MOCK_AWS_CREDENTIALS, type AwsCredentials } from './bedrock-auth.js';
+import { findRoute } from './routing.js';
+import { sendFault, sendGoogleError, sendVendorError } from './vendor-errors.js';
+import { VertexAccounts, type VertexServiceAccount } from './vertex-auth.js';
 
 export interface MockUpstreamOptions {
   /** 0 (default) picks a free port. */
@@ -35,12 +29,16 @@ export interface MockUpstreamOptions {
   host?: string;
   /** Listed by GET /v1/models. */
   models?: string[];
+  /** Listed by Gemini's GET /v1beta/models (ids without "models/"). */
+  geminiModels?: string[];
   /** Figures of the legacy billing endpoints (defaults: limit $100, used $12.34). */
   billing?: Partial<MockSettings['billing']>;
   /** Keep every request in `requests` (default true; the benchmark turns it off). */
   record?: boolean;
   /** A standing directive for every request, as `setBehaviour(directive)`. */
   behaviour?: MockDirective;
+  /** The AWS access keys whose SigV4 signatures the Bedrock routes accept (default MOCK_AWS_CREDENTIALS). */
+  bedrockCredentials?: AwsCredentials[];
 }
 
 export interface MockUpstream {
@@ -60,49 +58,18 @@ export interface MockUpstream {
   /** TCP connections accepted since start or reset(): tells whether a client reuses keep-alive sockets. */
   readonly connectionCount: number;
   setModels(models: string[]): void;
+  setGeminiModels(models: string[]): void;
   setBilling(billing: Partial<MockSettings['billing']>): void;
+  /**
+   * Registers a Vertex service account: the token endpoint (POST /token) verifies its JWTs with
+   * `publicKeyPem` and issues tokens that may call `projectId`. Accounts and the tokens issued are
+   * kept across reset(), as a relay keeps its cached tokens across tests.
+   */
+  setVertexServiceAccount(account: VertexServiceAccount): void;
   /** Forgets recorded requests and queued directives; behaviours, models and billing go back to the options. */
   reset(): void;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
-}
-
-type Handler = (ex: Exchange) => void | Promise<void>;
-interface Route {
-  handler: Handler;
-  auth: boolean;
-}
-
-const ROUTES = new Map<string, Handler>([
-  ['POST /v1/chat/completions', handleChatCompletions],
-  ['POST /v1/completions', handleCompletions],
-  ['POST /v1/embeddings', handleEmbeddings],
-  ['POST /v1/images/generations', handleImageGenerations],
-  ['POST /v1/audio/speech', handleSpeech],
-  ['POST /v1/audio/transcriptions', handleTranscriptions],
-  ['POST /v1/audio/translations', handleTranslations],
-  ['POST /v1/moderations', handleModerations],
-  ['POST /v1/rerank', handleRerank],
-  ['GET /v1/models', handleModels],
-  ['GET /v1/dashboard/billing/subscription', handleBillingSubscription],
-  ['GET /v1/dashboard/billing/usage', handleBillingUsage],
-]);
-
-function findRoute(method: string, path: string): Route | undefined {
-  const handler = ROUTES.get(`${method} ${path}`);
-  if (handler) return { handler, auth: true };
-  if (method === 'GET' && path.startsWith('/v1/models/')) {
-    const id = decodeURIComponent(path.slice('/v1/models/'.length));
-    return { handler: (ex) => handleModel(ex, id), auth: true };
-  }
-  if (method === 'GET' && path === IMAGE_PATH) return { handler: handleImageFile, auth: false };
-  return undefined;
-}
-
-function bearerKey(header: string | undefined): string | undefined {
-  if (header === undefined || !/^bearer /i.test(header)) return undefined;
-  const key = header.slice(7).trim();
-  return key === '' ? undefined : key;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -126,9 +93,13 @@ function splitUrl(url: string): { path: string; query: Record<string, string> } 
 export async function startMockUpstream(options: MockUpstreamOptions = {}): Promise<MockUpstream> {
   const record = options.record ?? true;
   const behaviours = new Behaviours();
+  const vertex = new VertexAccounts();
   const initialSettings = (): MockSettings => ({
     models: [...(options.models ?? DEFAULT_MODELS)],
+    geminiModels: [...(options.geminiModels ?? DEFAULT_GEMINI_MODELS)],
     billing: { hardLimitUsd: 100, usedUsd: 12.34, ...options.billing },
+    vertex,
+    awsKeys: awsKeyring(options.bedrockCredentials ?? [MOCK_AWS_CREDENTIALS]),
   });
   const settings = initialSettings();
   const restart = (): void => {
@@ -172,33 +143,48 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       body: parsed.ok ? parsed.body : undefined,
       directive: {},
       record: entry,
+      dialect: 'openai',
+      arrayErrors: false,
       baseUrl,
       seq,
       settings,
     };
 
-    const route = findRoute(method, path);
-    if (!route) return sendError(ex, 404, `Unknown request URL: ${method} ${path}.`, 'invalid_request_error');
-    const key = bearerKey(req.headers.authorization);
-    if (route.auth && key === undefined) {
-      return sendError(ex, 401, 'No API key provided: send it as "Authorization: Bearer <key>".');
+    const route = findRoute(method, path, query, req.headers);
+    if (!route) {
+      if (!path.startsWith('/v1beta/')) {
+        return sendError(ex, 404, `Unknown request URL: ${method} ${path}.`, 'invalid_request_error');
+      }
+      ex.dialect = 'gemini';
+      return sendGoogleError(ex, 404, `Method not found: ${method} ${path}.`);
     }
-    if (route.auth && key?.startsWith('bad')) {
-      return sendError(ex, 401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
+    ex.dialect = route.dialect;
+    ex.arrayErrors = route.arrayErrors;
+    const auth = route.verify
+      ? await route.verify(ex, raw)
+      : authenticate(route.auth, req.headers, query, settings);
+    if (!auth.ok) return auth.refuse(ex);
+    const key = auth.key;
+    if (!parsed.ok) {
+      const gemini = route.dialect === 'gemini';
+      return sendVendorError(
+        ex,
+        400,
+        gemini ? 'Invalid JSON payload received. Unexpected token.' : parsed.reason,
+      );
     }
-    if (!parsed.ok) return sendError(ex, 400, parsed.reason);
     try {
       const fromBody = raw.includes(MARKER_START) ? directiveFromBody(parsed.body) : undefined;
       ex.directive = { ...behaviours.take(path, key), ...fromBody };
     } catch (error) {
       if (!(error instanceof DirectiveError)) throw error;
-      return sendError(ex, 400, `Invalid mock directive: ${error.message}.`, 'invalid_request_error');
+      return sendVendorError(ex, 400, `Invalid mock directive: ${error.message}.`);
     }
     entry.directive = ex.directive;
     const { delay_ms: delay, reset, status } = ex.directive;
     if (delay !== undefined && !(await pause(ex, delay))) return;
     if (reset) return resetConnection(ex);
-    if (status !== undefined) return sendStatusFault(ex, status);
+    if (status !== undefined) return sendFault(ex, status);
     await route.handler(ex);
   }
 
@@ -251,9 +237,13 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     setModels: (models) => {
       settings.models = [...models];
     },
+    setGeminiModels: (models) => {
+      settings.geminiModels = [...models];
+    },
     setBilling: (billing) => {
       settings.billing = { ...settings.billing, ...billing };
     },
+    setVertexServiceAccount: (account) => vertex.register(account),
     reset: () => {
       requests.length = 0;
       connections = 0;

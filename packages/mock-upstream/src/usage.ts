@@ -44,20 +44,25 @@ export function chatPromptTokens(body: Record<string, unknown>): number {
 }
 
 const FILLER = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit'];
+const THOUGHT = ['let', 'me', 'think', 'this', 'through', 'step', 'by', 'step'];
+
+const cycle = (list: string[], count: number): string[] =>
+  Array.from({ length: count }, (_, i) => list[i % list.length] as string);
+
+/** The words of the mock's reasoning (a thinking block, thought parts): `reasoning_tokens` of them. */
+export const thoughtWords = (directive: MockDirective): string[] =>
+  cycle(THOUGHT, directive.reasoning_tokens ?? 0);
 
 /** The words the mock replies with before any max_tokens cut. */
 function replyWords(echoed: string, directive: MockDirective): string[] {
   if (directive.reply !== undefined) return words(directive.reply);
-  if (directive.reply_tokens !== undefined) {
-    return Array.from({ length: directive.reply_tokens }, (_, i) => FILLER[i % FILLER.length] as string);
-  }
+  if (directive.reply_tokens !== undefined) return cycle(FILLER, directive.reply_tokens);
   return ['You', 'said:', ...words(echoed)];
 }
 
-function tokenLimit(body: Record<string, unknown>): number | undefined {
-  const limit = body.max_completion_tokens ?? body.max_tokens;
-  return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : undefined;
-}
+/** A positive integer limit, or undefined. */
+export const positiveLimit = (limit: unknown): number | undefined =>
+  typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : undefined;
 
 export interface TextPlan {
   /** The reply, one word per token and per stream event. */
@@ -65,19 +70,32 @@ export interface TextPlan {
   finishReason: 'stop' | 'length';
 }
 
-function planText(body: Record<string, unknown>, echoed: string, directive: MockDirective): TextPlan {
+/** The reply to `echoed`, cut to `limit` words unless the directive plays an upstream that ignores it. */
+export function planReply(echoed: string, directive: MockDirective, limit: number | undefined): TextPlan {
   const all = replyWords(echoed, directive);
-  const limit = directive.ignore_limit === true ? undefined : tokenLimit(body);
-  if (limit !== undefined && all.length > limit)
-    return { words: all.slice(0, limit), finishReason: 'length' };
+  const cap = directive.ignore_limit === true ? undefined : limit;
+  if (cap !== undefined && all.length > cap) return { words: all.slice(0, cap), finishReason: 'length' };
   return { words: all, finishReason: 'stop' };
 }
+
+const planText = (body: Record<string, unknown>, echoed: string, directive: MockDirective): TextPlan =>
+  planReply(echoed, directive, positiveLimit(body.max_completion_tokens ?? body.max_tokens));
 
 /** Pieces in which a tool call's arguments are streamed: 8 characters each. */
 export function argumentPieces(args: string): string[] {
   const pieces: string[] = [];
   for (let i = 0; i < args.length; i += 8) pieces.push(args.slice(i, i + 8));
   return pieces;
+}
+
+/** A tool call's arguments as an object (Anthropic's input, Gemini's args): `{}` when not a JSON object. */
+export function argumentsObject(args: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
 }
 
 export interface ChatUsage {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import { restrictToOwner } from './platform/owner-only.js';
 
 export interface Config {
   port: number;
@@ -61,7 +62,10 @@ function sessionSecretFrom(env: NodeJS.ProcessEnv, dataDir: string): string {
   const given = env.SESSION_SECRET?.trim();
   if (given) return given;
   const file = join(dataDir, 'session-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (existsSync(file)) {
+    restrictToOwner(file);
+    return readFileSync(file, 'utf8').trim();
+  }
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });

@@ -1,6 +1,7 @@
 export * from './constants/roles.js';
 export * from './constants/statuses.js';
 export * from './constants/channel-types.js';
+export * from './constants/relay-support.js';
 export * from './constants/options.js';
 export * from './constants/default-prices.js';
 export * from './messages.js';
@@ -22,3 +23,4 @@ export * from './api/tokens.js';
 export * from './api/redemptions.js';
 export * from './api/topup.js';
 export * from './billing/default-cache-ratio.js';
+export * from './billing/default-create-cache-ratio.js';

@@ -38,6 +38,10 @@ async function parseForm(raw: Buffer, contentType: string): Promise<ParsedBody> 
 export async function parseBody(raw: Buffer, contentType: string | undefined): Promise<ParsedBody> {
   if (raw.length === 0) return { ok: true, body: undefined };
   if (contentType?.startsWith('multipart/form-data')) return parseForm(raw, contentType);
+  // OAuth token requests (Vertex's service-account grant) post their fields URL-encoded.
+  if (contentType?.startsWith('application/x-www-form-urlencoded')) {
+    return { ok: true, body: Object.fromEntries(new URLSearchParams(raw.toString('utf8'))) };
+  }
   // Like the real API, any other body is read as JSON whatever its declared type.
   try {
     return { ok: true, body: JSON.parse(raw.toString('utf8')) as unknown };

@@ -12,6 +12,7 @@ const tokens: TokenPricing = {
   completionRatio: 3.3,
   groupRatio: 1.1,
   cacheRatio: 1,
+  cacheWriteRatio: 1.25,
 };
 const perCall: Pricing = { billing: 'call', modelPrice: 0.02, groupRatio: 1, quotaPerUnit: 500_000 };
 

@@ -266,7 +266,14 @@ describe.each(testDialects())('quota ledger on %s', (dialect) => {
       consumeLogRow({
         who: who(userId),
         timing: { startedMs: 1_700_000_000_000, endedMs: 1_700_000_003_000, firstResponseMs: 40 },
-        pricing: { billing: 'tokens', modelRatio: 0.075, completionRatio: 4, groupRatio: 1, cacheRatio: 1 },
+        pricing: {
+          billing: 'tokens',
+          modelRatio: 0.075,
+          completionRatio: 4,
+          groupRatio: 1,
+          cacheRatio: 1,
+          cacheWriteRatio: 1.25,
+        },
         usage: { promptTokens: 1000, completionTokens: 500, cachedTokens: 0 },
         quota: 225,
         channelId: 0,

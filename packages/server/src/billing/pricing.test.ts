@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockUpstream } from '@sluice/mock-upstream';
 import type { MockUpstream } from '@sluice/mock-upstream';
-import { LOG_TYPE } from '@sluice/shared';
+import { LOG_TYPE, OPTION_DEFS, quotaFor } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
 import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
@@ -75,9 +75,47 @@ describe.each(testDialects())('pricing and self-use mode on %s', (dialect) => {
         modelRatio: 0,
         completionRatio: 1,
         cacheRatio: 1,
+        cacheWriteRatio: 1.25,
         groupRatio: 0.5,
       });
       expect(resolvePricing(t.app.ctx.options, PRICED, 'default')).toMatchObject({ modelRatio: 2 });
+    });
+
+    it('prices cache writes by CreateCacheRatio, and a model missing from it at 1.25', async () => {
+      const sonnet = 'claude-sonnet-4-5';
+      await setOptions(t, {
+        ModelRatio: { [PRICED]: 2, [sonnet]: 1.5 },
+        CompletionRatio: { [sonnet]: 5 },
+        CacheRatio: { [sonnet]: 0.1 },
+        CreateCacheRatio: { [sonnet]: 2 },
+      });
+      try {
+        const pricing = resolvePricing(t.app.ctx.options, sonnet, 'default');
+        expect(pricing).toMatchObject({ cacheRatio: 0.1, cacheWriteRatio: 2 });
+        // 10000 prompt = 2000 plain + 6000 read + 2000 written (1-hour cache, 2×), 500 completion:
+        // (2000 + 600 + 4000 + 2500) × 1.5 = 13650.
+        const usage = {
+          promptTokens: 10000,
+          completionTokens: 500,
+          cachedTokens: 6000,
+          cacheWriteTokens: 2000,
+        };
+        expect(quotaFor(usage, pricing)).toBe(13650);
+        // Not in the table: Anthropic's 5-minute cache-write price. Names of the object prototype's
+        // members are not entries either.
+        expect(resolvePricing(t.app.ctx.options, PRICED, 'default')).toMatchObject({ cacheWriteRatio: 1.25 });
+        await setOptions(t, { ModelRatio: { constructor: 1 }, CreateCacheRatio: {} });
+        expect(resolvePricing(t.app.ctx.options, 'constructor', 'default')).toMatchObject({
+          cacheWriteRatio: 1.25,
+        });
+      } finally {
+        await setOptions(t, {
+          ModelRatio: { [PRICED]: 2 },
+          CompletionRatio: OPTION_DEFS.CompletionRatio.default,
+          CacheRatio: OPTION_DEFS.CacheRatio.default,
+          CreateCacheRatio: OPTION_DEFS.CreateCacheRatio.default,
+        });
+      }
     });
   });
 

@@ -1,7 +1,7 @@
 // The price of a model for a group, from the operator's option tables. A model with neither a
 // per-call price nor a ratio is refused with a message that tells the operator what to set, unless
 // the site runs in self-use mode, where such a model is served at no charge.
-import { callQuota, tokenQuota } from '@sluice/shared';
+import { DEFAULT_CACHE_WRITE_RATIO, callQuota, tokenQuota } from '@sluice/shared';
 import type { Pricing, TokenPricing } from '@sluice/shared';
 import type { OptionStore } from '../features/options/option-store.js';
 import { RelayError } from '../relay/ir/errors.js';
@@ -13,7 +13,13 @@ import { RelayError } from '../relay/ir/errors.js';
 const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined =>
   Object.hasOwn(table, key) ? table[key] : undefined;
 
-const FREE = { billing: 'tokens', modelRatio: 0, completionRatio: 1, cacheRatio: 1 } as const;
+const FREE = {
+  billing: 'tokens',
+  modelRatio: 0,
+  completionRatio: 1,
+  cacheRatio: 1,
+  cacheWriteRatio: DEFAULT_CACHE_WRITE_RATIO,
+} as const;
 
 export function resolvePricing(options: OptionStore, model: string, group: string): Pricing {
   const groupRatio = own(options.get('GroupRatio'), group) ?? 1;
@@ -37,6 +43,8 @@ export function resolvePricing(options: OptionStore, model: string, group: strin
     completionRatio: own(options.get('CompletionRatio'), model) ?? 1,
     groupRatio,
     cacheRatio: own(options.get('CacheRatio'), model) ?? 1,
+    // A model missing from the table pays Anthropic's 5-minute cache-write price (1.25).
+    cacheWriteRatio: own(options.get('CreateCacheRatio'), model) ?? DEFAULT_CACHE_WRITE_RATIO,
   };
 }
 

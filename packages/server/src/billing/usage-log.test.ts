@@ -22,6 +22,8 @@ function expectedOther(input: {
   pricing: Pricing;
   tried: number[];
   cached?: number;
+  cacheWrite?: number;
+  reasoning?: number;
   upstream?: string;
 }): string {
   const p = input.pricing;
@@ -34,12 +36,15 @@ function expectedOther(input: {
           completion_ratio: p.completionRatio,
           group_ratio: p.groupRatio,
           cache_ratio: p.cacheRatio,
+          cache_creation_ratio: p.cacheWriteRatio,
         };
   return JSON.stringify({
     frt: input.frt,
     ...price,
     admin_info: { use_channel: input.tried.map(String) },
     ...(input.cached ? { cache_tokens: input.cached } : {}),
+    ...(input.cacheWrite ? { cache_creation_tokens: input.cacheWrite } : {}),
+    ...(input.reasoning ? { reasoning_tokens: input.reasoning } : {}),
     ...(input.upstream ? { upstream_model_name: input.upstream } : {}),
   });
 }
@@ -50,11 +55,20 @@ const tokens = (p: Partial<Extract<Pricing, { billing: 'tokens' }>> = {}): Prici
   completionRatio: 4,
   groupRatio: 1,
   cacheRatio: 0.5,
+  cacheWriteRatio: 1.25,
   ...p,
 });
 
 describe('usage log rows', () => {
-  const cases: { name: string; pricing: Pricing; tried: number[]; cached?: number; upstream?: string }[] = [
+  const cases: {
+    name: string;
+    pricing: Pricing;
+    tried: number[];
+    cached?: number;
+    cacheWrite?: number;
+    reasoning?: number;
+    upstream?: string;
+  }[] = [
     { name: 'token pricing', pricing: tokens(), tried: [3] },
     {
       name: 'per-call pricing',
@@ -63,7 +77,13 @@ describe('usage log rows', () => {
     },
     {
       name: 'awkward decimals',
-      pricing: tokens({ modelRatio: 0.1 + 0.2, completionRatio: 1e-7, groupRatio: 2e21, cacheRatio: 0 }),
+      pricing: tokens({
+        modelRatio: 0.1 + 0.2,
+        completionRatio: 1e-7,
+        groupRatio: 2e21,
+        cacheRatio: 0,
+        cacheWriteRatio: 1 / 3,
+      }),
       tried: [],
     },
     {
@@ -73,6 +93,20 @@ describe('usage log rows', () => {
       cached: 800,
       upstream: 'deploy/"4o" ✓',
     },
+    {
+      name: 'cache reads and writes and reasoning',
+      pricing: tokens({ modelRatio: 1.5, completionRatio: 5, cacheRatio: 0.1 }),
+      tried: [4],
+      cached: 600,
+      cacheWrite: 200,
+      reasoning: 300,
+    },
+    {
+      name: 'cache writes at a per-call price',
+      pricing: { billing: 'call', modelPrice: 0.04, groupRatio: 1, quotaPerUnit: 500000 },
+      tried: [4],
+      cacheWrite: 200,
+    },
   ];
 
   it.each(cases)('writes the consumption row of a call ($name) exactly as before', (c) => {
@@ -80,7 +114,13 @@ describe('usage log rows', () => {
       who,
       timing: { startedMs: 1_700_000_000_000, endedMs: 1_700_000_002_999, firstResponseMs: 321 },
       pricing: c.pricing,
-      usage: { promptTokens: 1000, completionTokens: 500, cachedTokens: c.cached ?? 0 },
+      usage: {
+        promptTokens: 1000,
+        completionTokens: 500,
+        cachedTokens: c.cached ?? 0,
+        cacheWriteTokens: c.cacheWrite,
+        reasoningTokens: c.reasoning,
+      },
       quota: 225,
       channelId: 3,
       channelsTried: c.tried,
@@ -91,6 +131,11 @@ describe('usage log rows', () => {
       p.billing === 'call'
         ? `model price $${p.modelPrice}, group ratio ${p.groupRatio}`
         : `model ratio ${p.modelRatio}, completion ratio ${p.completionRatio}, group ratio ${p.groupRatio}`;
+    // Cache writes change a per-token charge, so the content says so; a per-call price ignores them.
+    const content =
+      c.cacheWrite && p.billing === 'tokens'
+        ? `${summary}; ${c.cacheWrite} prompt tokens written to the cache at cache-write ratio ${p.cacheWriteRatio}`
+        : summary;
     const expected = {
       user_id: 7,
       username: 'alice',
@@ -102,7 +147,7 @@ describe('usage log rows', () => {
       is_stream: 1,
       created_at: 1_700_000_002,
       type: LOG_TYPE.consume,
-      content: summary,
+      content,
       quota: 225,
       prompt_tokens: 1000,
       completion_tokens: 500,
@@ -149,10 +194,40 @@ describe('usage log rows', () => {
       completion_ratio: 4,
       group_ratio: 1,
       cache_ratio: 0.5,
+      cache_creation_ratio: 1.25,
       admin_info: { use_channel: ['1'] },
       stream_interrupted: 'upstream',
       stream_error: 'connection "reset"',
     });
+  });
+
+  it('records the cache writes of a Claude call with their ratio, and their price apart from others', () => {
+    const row = (cacheWriteRatio: number) =>
+      consumeLogRow({
+        who,
+        timing: { startedMs: 0, endedMs: 1000, firstResponseMs: 0 },
+        pricing: tokens({ modelRatio: 1.5, completionRatio: 5, cacheRatio: 0.1, cacheWriteRatio }),
+        usage: { promptTokens: 10000, completionTokens: 500, cachedTokens: 6000, cacheWriteTokens: 2000 },
+        quota: 11400,
+        channelId: 1,
+        channelsTried: [1],
+        upstreamModel: who.model,
+      });
+    const fiveMinutes = row(1.25);
+    expect(fiveMinutes.content).toBe(
+      'model ratio 1.5, completion ratio 5, group ratio 1; 2000 prompt tokens written to the cache at cache-write ratio 1.25',
+    );
+    expect(JSON.parse(fiveMinutes.other ?? '')).toMatchObject({
+      cache_ratio: 0.1,
+      cache_tokens: 6000,
+      cache_creation_ratio: 1.25,
+      cache_creation_tokens: 2000,
+    });
+    // The same price but for the cache-write ratio is another price: its row must not reuse the first.
+    const oneHour = row(2);
+    expect(JSON.parse(oneHour.other ?? '')).toMatchObject({ cache_creation_ratio: 2 });
+    expect(oneHour.content).toContain('at cache-write ratio 2');
+    expect(JSON.parse(row(1.25).other ?? '')).toMatchObject({ cache_creation_ratio: 1.25 });
   });
 
   it('describes each price by its values, however many prices come by', () => {

@@ -45,6 +45,7 @@ function pricingOther(pricing: Pricing): Record<string, number> {
         completion_ratio: pricing.completionRatio,
         group_ratio: pricing.groupRatio,
         cache_ratio: pricing.cacheRatio,
+        cache_creation_ratio: pricing.cacheWriteRatio,
       };
 }
 
@@ -81,7 +82,8 @@ const samePrice = (a: Pricing, b: Pricing): boolean =>
       a.modelRatio === b.modelRatio &&
       a.completionRatio === b.completionRatio &&
       a.groupRatio === b.groupRatio &&
-      a.cacheRatio === b.cacheRatio;
+      a.cacheRatio === b.cacheRatio &&
+      a.cacheWriteRatio === b.cacheWriteRatio;
 
 function pricingText(pricing: Pricing): PricingText {
   const texts = priceTexts[pricing.billing];
@@ -131,16 +133,24 @@ export function consumeLogRow(input: {
 }): Insertable<LogsTable> {
   const { who, timing, pricing, usage, interruption } = input;
   // The JSON.stringify of { frt, ...pricingOther(pricing), admin_info, cache_tokens?,
-  // upstream_model_name?, stream_interrupted?, stream_error? }, written out: the price part is the
-  // same text for every call at a price.
+  // cache_creation_tokens?, reasoning_tokens?, usage_source?, upstream_model_name?,
+  // stream_interrupted?, stream_error? }, written out: the price part is the same text for every
+  // call at a price.
   const text = pricingText(pricing);
   let other = `{"frt":${jsonNumber(timing.firstResponseMs)},${text.otherKeys},"admin_info":${adminInfo(input.channelsTried)}`;
   if (usage.cachedTokens > 0) other += `,"cache_tokens":${jsonNumber(usage.cachedTokens)}`;
+  const cacheWriteTokens = usage.cacheWriteTokens ?? 0;
+  if (cacheWriteTokens > 0) other += `,"cache_creation_tokens":${jsonNumber(cacheWriteTokens)}`;
+  const reasoningTokens = usage.reasoningTokens ?? 0;
+  if (reasoningTokens > 0) other += `,"reasoning_tokens":${jsonNumber(reasoningTokens)}`;
   if (input.countedLocally) other += ',"usage_source":"local"';
   if (input.upstreamModel !== who.model) {
     other += `,"upstream_model_name":${JSON.stringify(input.upstreamModel)}`;
   }
   let content = text.summary;
+  if (cacheWriteTokens > 0 && pricing.billing === 'tokens') {
+    content += `; ${fmt(cacheWriteTokens)} prompt tokens written to the cache at cache-write ratio ${fmt(pricing.cacheWriteRatio)}`;
+  }
   if (interruption?.by === 'client') {
     other += ',"stream_interrupted":"client"';
     content += '; the client disconnected before the stream ended';

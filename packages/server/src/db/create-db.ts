@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import type { CustomTypesConfig } from 'pg';
 import type { DatabaseConnection, Driver, Migration, MigrationProvider, SqliteDatabase } from 'kysely';
+import { restrictToOwner } from '../platform/owner-only.js';
 import * as initial from './migrations/2026-11-21-0001-initial.js';
 import * as midjourneyTimesInMs from './migrations/2026-11-25-0001-midjourney-times-in-ms.js';
 import * as userSetting from './migrations/2026-11-25-0002-user-setting.js';
@@ -111,8 +112,10 @@ async function openKysely(dsn: string, sqlitePath: string, dialect: DialectName)
   if (sqlitePath !== ':memory:') {
     mkdirSync(dirname(sqlitePath), { recursive: true });
     // The file holds password hashes and channel keys: readable by its owner only. SQLite gives the
-    // -wal and -shm files the database file's mode.
+    // -wal and -shm files it creates the database file's mode; files left by an earlier start keep
+    // theirs, so those are tightened too.
     closeSync(openSync(sqlitePath, 'a', 0o600));
+    for (const file of [sqlitePath, `${sqlitePath}-wal`, `${sqlitePath}-shm`]) restrictToOwner(file);
   }
   const sqlite = new SQLite(sqlitePath);
   sqlite.pragma('journal_mode = WAL');

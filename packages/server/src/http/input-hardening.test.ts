@@ -190,6 +190,17 @@ describe.each(testDialects())('hostile input on %s', (dialect) => {
     });
   });
 
+  it('ignores a page number or list filter spelt like those ids, where the id itself is refused', async () => {
+    // List queries read numbers as new-api does (Atoi, its error dropped): a value that does not parse
+    // is no filter and the first page, so the classic console's NaN for a cleared date does not break
+    // its pages. That is the only leniency: the same spellings as ids (above) stay refused.
+    for (const form of ['0x1', '1.0', '1e0']) {
+      const query = { p: spell(form, 2), page_size: '10', channel: spell(form, 1), start_timestamp: 'NaN' };
+      const res = await t.call({ method: 'GET', url: '/api/log/', as: root, query });
+      expect(res.json(), form).toMatchObject({ success: true, data: { page: 1, page_size: 10 } });
+    }
+  });
+
   it('accepts an id written as decimal digits, in a path and in a body', async () => {
     const user = await t.createUser();
     const read = await t.call({ method: 'GET', url: `/api/user/${user.id}`, as: root });

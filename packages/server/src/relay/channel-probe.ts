@@ -4,8 +4,10 @@ import { MSG, channelTypeLabel } from '@sluice/shared';
 import type { AppContext } from '../app-context.js';
 import type { ChannelRow } from '../db/tables.js';
 import type { IrRequest } from './ir/request.js';
+import { CredentialFailure, forgetCredential, withCredential } from './pipeline/channel-credentials.js';
 import { toRelayChannel } from './pipeline/channel-index.js';
 import { relayRuntime } from './pipeline/relay-runtime.js';
+import { signedRequest } from './pipeline/request-signing.js';
 import { cancellationOf, toUpstreamFailure } from './pipeline/upstream-client.js';
 import { redactUpstreamMessage } from './pipeline/upstream-errors.js';
 import { adapterFor } from './providers/registry.js';
@@ -32,21 +34,25 @@ const firstModel = (models: string): string | undefined =>
     .find((m) => m !== '');
 
 export async function probeChannel(ctx: AppContext, row: ChannelRow, model?: string): Promise<ProbeResult> {
-  const adapter = adapterFor(row.type);
-  if (!adapter?.supports('chat')) {
+  const typeAdapter = adapterFor(row.type);
+  if (!typeAdapter?.supports('chat')) {
     const type = `${channelTypeLabel(row.type)} (${row.type})`;
     return { ok: false, untestable: true, timeMs: 0, message: MSG.channelTypeNotTestable(type) };
   }
   const channel = toRelayChannel(row);
   const requested = model || row.test_model || firstModel(row.models) || FALLBACK_MODEL;
   const upstreamModel = channel.modelMapping.get(requested) ?? requested;
+  const adapter = typeAdapter.forModel?.(upstreamModel) ?? typeAdapter;
   const body = { model: requested, messages: [{ role: 'user', content: 'hi' }] };
   const ir: IrRequest = { mode: 'chat', model: requested, stream: false, clientWantsUsage: false, body };
   const started = Date.now();
   const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+  const { upstream } = relayRuntime(ctx);
   try {
-    const res = await relayRuntime(ctx).upstream.send(
-      adapter.buildRequest(ir, channel, upstreamModel),
+    const target = await withCredential(upstream, adapter.credentials, channel);
+    const built = adapter.buildRequest(ir, target, upstreamModel, undefined, ctx.options);
+    const res = await upstream.send(
+      adapter.signRequest ? await signedRequest(adapter, built, target) : built,
       cancellationOf(signal),
       {
         headersMs: PROBE_TIMEOUT_MS,
@@ -56,6 +62,7 @@ export async function probeChannel(ctx: AppContext, row: ChannelRow, model?: str
     const answer = await res.body.readAll();
     const timeMs = Date.now() - started;
     if (res.status < 200 || res.status >= 300) {
+      if (res.status === 401 && adapter.credentials) forgetCredential(upstream, channel);
       // Admins read this: an upstream that echoes the key or names its hosts must not show them.
       const message = redactUpstreamMessage(adapter.parseError(res.status, answer).message, row.key);
       return { ok: false, timeMs, message };
@@ -67,6 +74,13 @@ export async function probeChannel(ctx: AppContext, row: ChannelRow, model?: str
     }
     return { ok: true, timeMs, message: '' };
   } catch (error) {
+    if (error instanceof CredentialFailure) {
+      return {
+        ok: false,
+        timeMs: Date.now() - started,
+        message: redactUpstreamMessage(error.message, row.key),
+      };
+    }
     const failure = toUpstreamFailure(error, cancellationOf(signal));
     const message = signal.aborted ? `no answer within ${PROBE_TIMEOUT_MS / 1000}s` : failure.message;
     return { ok: false, timeMs: Date.now() - started, message };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockUpstream } from '@sluice/mock-upstream';
+import { startMockUpstream, withMock } from '@sluice/mock-upstream';
 import type { MockUpstream } from '@sluice/mock-upstream';
-import { CHANNEL_STATUS, ROLE, TOKEN_STATUS } from '@sluice/shared';
+import { CHANNEL_STATUS, LOG_TYPE, ROLE, TOKEN_STATUS } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
 import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
@@ -127,6 +127,78 @@ describe.each(testDialects())('relay auth on %s', (dialect) => {
     const res = await call(bearer(token.key), chat, { remoteAddress: '192.168.7.8' });
     expect(res.statusCode).toBe(403);
     expect(errorOf(res).code).toBe('ip_not_allowed');
+  });
+
+  it("keeps the caller's address out of the user's logs while their settings say record_ip_log false", async () => {
+    const owner = await t.createUser({ quota: 5_000_000 });
+    const token = await addToken(t, owner.id, { allow_ips: '203.0.113.0/24' });
+    const from = { remoteAddress: '203.0.113.9' };
+    const saveSetting = async (recordIpLog: boolean) => {
+      // As the 2025 console saves its personal settings.
+      const res = await t.call({
+        method: 'PUT',
+        url: '/api/user/setting',
+        as: owner,
+        payload: {
+          notify_type: 'email',
+          quota_warning_threshold: 1,
+          notification_email: 'owner@example.com',
+          record_ip_log: recordIpLog,
+        },
+      });
+      expect(res.json()).toMatchObject({ success: true });
+    };
+    const newRows = async (since: number) => {
+      await billingWritten(t);
+      const rows = await t.db.db
+        .selectFrom('logs')
+        .select(['id', 'type', 'ip'])
+        .where('user_id', '=', owner.id)
+        .where('id', '>', since)
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({ type: r.type, ip: r.ip }));
+    };
+    const lastId = async () =>
+      Number(
+        (
+          await t.db.db
+            .selectFrom('logs')
+            .select((eb) => eb.fn.max('id').as('id'))
+            .executeTakeFirst()
+        )?.id ?? 0,
+      );
+
+    let since = await lastId();
+    expect((await call(bearer(token.key), chat, from)).statusCode).toBe(200);
+    expect(await newRows(since)).toEqual([{ type: LOG_TYPE.consume, ip: '203.0.113.9' }]);
+
+    await saveSetting(false);
+    since = await lastId();
+    expect((await call(bearer(token.key), chat, from)).statusCode).toBe(200);
+    const failing = { ...chat, messages: [{ role: 'user', content: withMock('hi', { status: 500 }) }] };
+    expect((await call(bearer(token.key), failing, from)).statusCode).toBe(500);
+    const playground = await t.call({
+      method: 'POST',
+      url: '/pg/chat/completions',
+      as: owner,
+      payload: chat,
+    });
+    expect(playground.statusCode).toBe(200);
+    // Consumption, error and playground rows alike.
+    expect(await newRows(since)).toEqual([
+      { type: LOG_TYPE.consume, ip: '' },
+      { type: LOG_TYPE.error, ip: '' },
+      { type: LOG_TYPE.consume, ip: '' },
+    ]);
+    // The token's address list still applies to the real address.
+    const outside = await call(bearer(token.key), chat, { remoteAddress: '198.51.100.1' });
+    expect(errorOf(outside).code).toBe('ip_not_allowed');
+
+    await saveSetting(true);
+    since = await lastId();
+    expect((await call(bearer(token.key), chat, from)).statusCode).toBe(200);
+    expect(await newRows(since)).toEqual([{ type: LOG_TYPE.consume, ip: '203.0.113.9' }]);
   });
 
   it('refuses a banned or deleted user with 403 once the change is announced', async () => {

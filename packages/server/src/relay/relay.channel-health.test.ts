@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockUpstream } from '@sluice/mock-upstream';
 import type { MockUpstream } from '@sluice/mock-upstream';
-import { CHANNEL_STATUS } from '@sluice/shared';
+import { CHANNEL_STATUS, DEFAULT_AUTOMATIC_DISABLE_KEYWORDS, ROLE } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
 import { createTestApp } from '../test-support/test-app.js';
-import type { TestApp } from '../test-support/test-app.js';
+import type { Caller, TestApp } from '../test-support/test-app.js';
 import { addChannel, addToken, setOptions } from '../test-support/relay-kit.js';
 import type { TestToken } from '../test-support/relay-kit.js';
 import { CHANNEL_REENABLE_JOB } from '../jobs/relay-jobs.js';
@@ -16,12 +16,14 @@ describe.each(testDialects())('channel health on %s', (dialect) => {
   let token: TestToken;
   let model = '';
   let n = 0;
+  let root: Caller;
 
   beforeAll(async () => {
     mock = await startMockUpstream();
     t = await createTestApp({ dialect });
     const user = await t.createUser({ quota: 100_000_000 });
     token = await addToken(t, user.id, { unlimited_quota: 1 });
+    root = await t.createUser({ role: ROLE.root });
   });
   afterAll(async () => {
     await t?.close();
@@ -37,6 +39,7 @@ describe.each(testDialects())('channel health on %s', (dialect) => {
       AutomaticDisableChannelEnabled: true,
       AutomaticEnableChannelEnabled: false,
       ChannelDisableThreshold: 5,
+      AutomaticDisableKeywords: DEFAULT_AUTOMATIC_DISABLE_KEYWORDS.join('\n'),
     });
   });
 
@@ -141,5 +144,97 @@ describe.each(testDialects())('channel health on %s', (dialect) => {
 
     const claude = await addChannel(t, { base_url: mock.url, models: model, type: 14 });
     expect((await probeChannel(t.app.ctx, await channelRow(claude))).ok).toBe(false);
+  });
+
+  describe('AutomaticDisableKeywords', () => {
+    // Anthropic's answer when the prepaid balance is used up: a 400, which otherwise says nothing
+    // about the channel (the caller's own mistakes are 400s too).
+    const lowBalance = {
+      status: 400,
+      error: {
+        message:
+          'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+        type: 'invalid_request_error',
+      },
+    };
+
+    it('disables a channel at once when its upstream error names a keyword of the default list', async () => {
+      await setOptions(t, { RetryTimes: 0 });
+      const broke = await addChannel(t, { base_url: mock.url, models: model, key: `broke-${n}` });
+      mock.setBehaviour(lowBalance, { key: `broke-${n}` });
+      expect((await call()).statusCode).toBe(400);
+      const row = await channelRow(broke);
+      expect(row.status).toBe(CHANNEL_STATUS.autoDisabled);
+      const reason = (JSON.parse(row.other_info) as { status_reason: string }).status_reason;
+      expect(reason).toContain('Your credit balance is too low');
+      expect(await abilityEnabled(broke)).toBe(0);
+      // Nothing else serves the model now: the next caller is told so instead of being sent there.
+      expect((await call()).statusCode).toBe(503);
+    });
+
+    it('leaves the channel alone on other 400s, and when automatic disabling or auto_ban is off', async () => {
+      await setOptions(t, { RetryTimes: 0 });
+      const plain = await addChannel(t, { base_url: mock.url, models: model, key: `plain-${n}` });
+      mock.setBehaviour(
+        { status: 400, error: { message: 'max_tokens: 99999999 > 8192', type: 'invalid_request_error' } },
+        { key: `plain-${n}` },
+      );
+      for (let i = 0; i < 3; i++) expect((await call()).statusCode).toBe(400);
+      expect((await channelRow(plain)).status).toBe(CHANNEL_STATUS.enabled);
+
+      mock.setBehaviour(lowBalance, { key: `plain-${n}` });
+      await setOptions(t, { AutomaticDisableChannelEnabled: false });
+      expect((await call()).statusCode).toBe(400);
+      expect((await channelRow(plain)).status).toBe(CHANNEL_STATUS.enabled);
+
+      await setOptions(t, { AutomaticDisableChannelEnabled: true });
+      // Served first (higher priority), and marked by its operator as never to be disabled.
+      const kept = await addChannel(t, {
+        base_url: mock.url,
+        models: model,
+        key: `kept-${n}`,
+        auto_ban: 0,
+        priority: 10,
+      });
+      mock.setBehaviour(lowBalance, { key: `kept-${n}` });
+      for (let i = 0; i < 2; i++) expect((await call()).statusCode).toBe(400);
+      expect(mock.requests.at(-1)?.headers.authorization).toBe(`Bearer kept-${n}`);
+      expect((await channelRow(kept)).status).toBe(CHANNEL_STATUS.enabled);
+    });
+
+    it('follows the list saved in the console: a phrase added disables, a phrase removed no longer does', async () => {
+      await setOptions(t, { RetryTimes: 0 });
+      const save = async (value: string) => {
+        const res = await t.call({
+          method: 'PUT',
+          url: '/api/option/',
+          as: root,
+          payload: { key: 'AutomaticDisableKeywords', value },
+        });
+        expect(res.json()).toMatchObject({ success: true });
+      };
+      const capped = await addChannel(t, { base_url: mock.url, models: model, key: `capped-${n}` });
+      mock.setBehaviour(
+        { status: 429, error: { message: 'Monthly spend cap reached for project p-1', type: 'requests' } },
+        { key: `capped-${n}` },
+      );
+      expect((await call()).statusCode).toBe(429);
+      expect((await channelRow(capped)).status).toBe(CHANNEL_STATUS.enabled);
+      // The classic console's monitoring card saves one phrase per line.
+      await save('Your credit balance is too low\n\n  monthly SPEND CAP reached  \n');
+      const listed = await t.call({ method: 'GET', url: '/api/option/', as: root });
+      expect(listed.json<{ data: Array<{ key: string; value: string }> }>().data).toContainEqual({
+        key: 'AutomaticDisableKeywords',
+        value: 'Your credit balance is too low\n\n  monthly SPEND CAP reached  \n',
+      });
+      expect((await call()).statusCode).toBe(429);
+      expect((await channelRow(capped)).status).toBe(CHANNEL_STATUS.autoDisabled);
+
+      await save('Permission denied');
+      const broke = await addChannel(t, { base_url: mock.url, models: model, key: `broke-${n}` });
+      mock.setBehaviour(lowBalance, { key: `broke-${n}` });
+      expect((await call()).statusCode).toBe(400);
+      expect((await channelRow(broke)).status).toBe(CHANNEL_STATUS.enabled);
+    });
   });
 });

@@ -23,6 +23,7 @@ const pricing = {
   completionRatio: 3,
   groupRatio: 1,
   cacheRatio: 1,
+  cacheWriteRatio: 1.25,
 };
 
 /** The events of an SSE body: parsed JSON chunks, and '[DONE]'. */

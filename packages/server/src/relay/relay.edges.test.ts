@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockUpstream, withMock } from '@sluice/mock-upstream';
 import type { MockDirective, MockUpstream } from '@sluice/mock-upstream';
-import { CHANNEL_STATUS } from '@sluice/shared';
+import { CHANNEL_STATUS, LOG_TYPE, ROLE } from '@sluice/shared';
+import type { LogItem } from '@sluice/shared';
 import type { MailMessage, Mailer } from '../platform/mailer.js';
 import { testDialects } from '../test-support/databases.js';
 import { createTestApp } from '../test-support/test-app.js';
-import type { TestApp } from '../test-support/test-app.js';
+import type { Caller, TestApp } from '../test-support/test-app.js';
 import { addChannel, addToken, billingWritten, listen, setOptions } from '../test-support/relay-kit.js';
 import type { TestToken } from '../test-support/relay-kit.js';
 
@@ -21,6 +22,7 @@ describe.each(testDialects())('relay edges on %s', (dialect) => {
   let t: TestApp;
   let mock: MockUpstream;
   let base: string;
+  let owner: Caller;
   let token: TestToken;
   const mailer = recordingMailer();
   let n = 0;
@@ -33,8 +35,8 @@ describe.each(testDialects())('relay edges on %s', (dialect) => {
     } finally {
       delete process.env.RELAY_TIMEOUT;
     }
-    const user = await t.createUser({ quota: 500_000_000 });
-    token = await addToken(t, user.id, { remain_quota: 500_000_000 });
+    owner = await t.createUser({ quota: 500_000_000 });
+    token = await addToken(t, owner.id, { remain_quota: 500_000_000 });
     base = await listen(t);
   });
   afterAll(async () => {
@@ -98,11 +100,11 @@ describe.each(testDialects())('relay edges on %s', (dialect) => {
     expect(((await disabled.json()) as { error: { type: string } }).error.type).toBeTruthy();
   });
 
-  it('keeps the upstream Retry-After on a final 429', async () => {
+  it.each([429, 503])('keeps the upstream Retry-After on a final %i', async (status) => {
     await setOptions(t, { RetryTimes: 0 });
     await addChannel(t, { base_url: mock.url, models: model() });
-    const res = await chat({ status: 429, retry_after: 7 });
-    expect(res.status).toBe(429);
+    const res = await chat({ status, retry_after: 7 });
+    expect(res.status).toBe(status);
     expect(res.headers.get('retry-after')).toBe('7');
   });
 
@@ -185,6 +187,65 @@ describe.each(testDialects())('relay edges on %s', (dialect) => {
     expect(mail?.to).toBe('root@example.com');
     expect(mail?.html).toContain(String(bad));
     expect(mail?.html).not.toContain(secret);
+  });
+
+  it('keeps the channel key and upstream addresses out of the error log and the channel list', async () => {
+    // Not shaped like an sk-… key: only the channel's own key tells the redaction to hide it.
+    const secret = `QpZ7channelSecret${n}`;
+    const internal = [
+      '10.20.30.40',
+      'http://10.20.30.40:8443/v1/chat/completions',
+      'gw.internal.example.com',
+    ];
+    const mockAddress = new URL(mock.url).host;
+    const channelId = await addChannel(t, { base_url: mock.url, models: model(), key: secret });
+    const res = await chat({
+      status: 401,
+      error: {
+        message: `Incorrect API key provided: ${secret}. Forwarded by ${internal[2]} (${internal[1]}) from ${mockAddress}.`,
+        type: 'invalid_request_error',
+        code: 'invalid_api_key',
+      },
+    });
+    expect(res.status).toBe(503);
+    await billingWritten(t);
+
+    /** What a reader is shown that the upstream wrote: the message and the row's details. */
+    const expectNothingRevealed = (shown: string) => {
+      for (const hidden of [secret, mockAddress, ...internal]) expect(shown).not.toContain(hidden);
+    };
+    const admin = await t.createUser({ role: ROLE.admin });
+    const query = { type: String(LOG_TYPE.error), model_name: model(), p: '1', page_size: '10' };
+    for (const [as, url] of [
+      [admin, '/api/log/'],
+      [owner, '/api/log/self/'],
+    ] as const) {
+      const read = await t.call({ method: 'GET', url, as, query });
+      const page = read.json<{ success: boolean; data: { items: LogItem[] } }>();
+      expect(page.success, read.body).toBe(true);
+      expect(page.data.items, `${url}: ${read.body}`).toHaveLength(1);
+      const row = page.data.items[0]!;
+      expect(row.content).toContain('unavailable');
+      expect(row.content).toContain('[redacted]');
+      expectNothingRevealed(row.content);
+      expectNothingRevealed(row.other);
+      expect(read.body).not.toContain(secret);
+    }
+
+    const list = await t.call({
+      method: 'GET',
+      url: '/api/channel/',
+      as: admin,
+      query: { p: '0', page_size: '100', id_sort: 'true' },
+    });
+    expect(list.body).not.toContain(secret);
+    const channel = list
+      .json<{ data: Array<{ id: number; status: number; other_info: string }> }>()
+      .data.find((c) => c.id === channelId);
+    expect(channel?.status).toBe(CHANNEL_STATUS.autoDisabled);
+    const reason = (JSON.parse(channel?.other_info ?? '{}') as { status_reason?: string }).status_reason;
+    expect(reason).toContain('401');
+    expectNothingRevealed(reason ?? '');
   });
 
   it('hides the upstream address when the connection fails', async () => {

@@ -23,6 +23,7 @@ const pricing = {
   completionRatio: 2,
   groupRatio: 1,
   cacheRatio: 1,
+  cacheWriteRatio: 1.25,
 };
 
 /** Waits for a condition the server reaches on its own after the client has gone. */

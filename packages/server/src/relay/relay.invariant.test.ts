@@ -23,6 +23,7 @@ const pricing = {
   completionRatio: 3.3,
   groupRatio: 1.1,
   cacheRatio: 0.25,
+  cacheWriteRatio: 1.25,
 };
 const CALLS = 200;
 const START_QUOTA = 500_000_000;

@@ -3,10 +3,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { currentUser } from '../http/auth-guard.js';
-import { authenticateRelay, checkGroup, checkModelAllowed, checkUser } from './auth/relay-auth.js';
+import { authenticateRelay, checkGroup, checkModelAllowed, checkUser, loggedIp } from './auth/relay-auth.js';
 import type { RelayCaller } from './auth/relay-auth.js';
 import { limitModelRequests } from './auth/model-request-limit.js';
 import { openAiChat } from './inbound/openai-chat/index.js';
+import { claudeMessages } from './inbound/claude-messages/index.js';
+import { openAiResponses } from './inbound/openai-responses/index.js';
 import { openAiCompletions } from './inbound/openai-completions/index.js';
 import type { InboundFormat } from './inbound/types.js';
 import { passUpstreamContentType } from './inbound/call-setup.js';
@@ -17,6 +19,7 @@ import { openAiTranscriptions, openAiTranslations } from './inbound/audio/transc
 import { openAiEmbeddings } from './inbound/embeddings/index.js';
 import { openAiImages, priceImageOrder } from './inbound/images/index.js';
 import { registerModelRoutes } from './inbound/models/models.routes.js';
+import { registerGeminiRoutes } from './inbound/gemini/gemini.routes.js';
 import { openAiModerations } from './inbound/moderations/index.js';
 import { openAiRerank } from './inbound/rerank/index.js';
 import { createClientSink } from './pipeline/client-sink.js';
@@ -40,7 +43,7 @@ async function relay(
   const startedMs = Date.now();
   const limited = limitModelRequests(rt, req, reply, caller);
   if (limited) await limited;
-  const ir = inbound.parse(body, raw);
+  const ir = inbound.parse(body, raw, req.headers);
   checkModelAllowed(caller, ir.model);
   const call = setup ? setup(rt, ir, reply) : { rt, sink: createClientSink(reply) };
   await runRelayCall({
@@ -86,6 +89,37 @@ function tokenRoute(
   );
 }
 
+/**
+ * A vendor's free token-count endpoint (Anthropic's count_tokens, Gemini's countTokens): the prompt
+ * counted with Sluice's tokenizer, answered in the vendor's shape. Needs a valid key, charges nothing.
+ */
+function countTokensRoute(
+  scope: FastifyInstance,
+  rt: RelayRuntime,
+  url: string,
+  inbound: InboundFormat,
+  answer: (tokens: number) => unknown,
+): void {
+  scope.post(
+    url,
+    {
+      config: { relayInbound: inbound },
+      onRequest: async (req) => {
+        req.relayCaller = await authenticateRelay(rt, req);
+      },
+    },
+    async (req, reply) => {
+      const caller = req.relayCaller;
+      if (!caller) throw new RelayError(401, 'invalid token', 'invalid_api_key');
+      // count_tokens takes no max_tokens: a placeholder lets the one request schema check the rest.
+      const body = isRecord(req.body) ? Object.assign({ max_tokens: 1 }, req.body) : req.body;
+      const ir = inbound.parse(body, undefined, req.headers);
+      checkModelAllowed(caller, ir.model);
+      return reply.send(answer(await inbound.countPromptTokens(ir)));
+    },
+  );
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -108,7 +142,7 @@ function playgroundRoute(scope: FastifyInstance, rt: RelayRuntime): void {
         role: user.role,
         token: null,
         group,
-        ip: req.ip,
+        ip: loggedIp(user, req.ip),
       };
       return relay(rt, openAiChat, req, reply, caller, body, undefined);
     },
@@ -128,6 +162,9 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
     installRelayEdges(scope);
     tokenRoute(scope, rt, '/v1/chat/completions', openAiChat);
     tokenRoute(scope, rt, '/v1/completions', openAiCompletions);
+    tokenRoute(scope, rt, '/v1/messages', claudeMessages);
+    tokenRoute(scope, rt, '/v1/responses', openAiResponses);
+    countTokensRoute(scope, rt, '/v1/messages/count_tokens', claudeMessages, (n) => ({ input_tokens: n }));
     tokenRoute(scope, rt, '/v1/embeddings', openAiEmbeddings);
     tokenRoute(scope, rt, '/v1/moderations', openAiModerations);
     tokenRoute(scope, rt, '/v1/rerank', openAiRerank);
@@ -139,6 +176,7 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
       tokenRoute(uploads, rt, '/v1/audio/translations', openAiTranslations, passUpstreamContentType);
     });
     registerModelRoutes(scope, rt);
+    registerGeminiRoutes(scope, rt, relay);
     playgroundRoute(scope, rt);
   });
 }

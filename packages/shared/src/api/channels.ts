@@ -5,6 +5,7 @@ import { CHANNEL_TYPE_BY_VALUE } from '../constants/channel-types.js';
 import { CHANNEL_STATUS } from '../constants/statuses.js';
 import { MSG } from '../messages.js';
 import { idSchema } from './ids.js';
+import { listPageNumber, listPageSize } from './list-page.js';
 
 /** Splits comma lists (or arrays of them), trims, drops blanks and duplicates, keeps order. */
 export function splitCommaList(value: string | readonly string[]): string[] {
@@ -241,18 +242,13 @@ const boolQuery = z
   .optional()
   .transform((v) => v === true || v === 'true' || v === '1');
 
-export const CHANNEL_PAGE_SIZE_DEFAULT = 10;
-export const CHANNEL_PAGE_SIZE_MAX = 100;
-
-/** GET /api/channel/: p is 0-based; page_size above the maximum is lowered to it. */
+/**
+ * GET /api/channel/: `p` counts from 0; as in every list (./list-page.ts), a `p` that does not parse
+ * is the first page and a `page_size` that does not parse the default size; above 100 it is 100.
+ */
 export const channelListQuerySchema = z.object({
-  p: z.coerce.number().int().min(0).default(0),
-  page_size: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(CHANNEL_PAGE_SIZE_DEFAULT)
-    .transform((n) => Math.min(n, CHANNEL_PAGE_SIZE_MAX)),
+  p: listPageNumber,
+  page_size: listPageSize,
   id_sort: boolQuery,
   tag_mode: boolQuery,
 });

@@ -1,61 +1,16 @@
 // Usage records in the console: logs, log stats and the data dashboard (drawing and async task
 // lists are in ./tasks.ts). Paged lists here answer {items, page, page_size, total} with a 1-based
-// `p`. (Tokens and redemption codes keep the spec's older form: 0-based `p`, a plain array.)
+// `p`. (Tokens and redemption codes keep the spec's older form: 0-based `p`, a plain array.) Numbers
+// in their queries follow the rule of every list (./list-page.ts): one that does not parse ("NaN",
+// "", "0x1") is ignored, as new-api ignores it, and a `p` that does not parse is the first page.
 import { z } from 'zod';
 import { LOG_TYPE } from '../constants/statuses.js';
 import { MSG } from '../messages.js';
+import { lenientQueryInt, lenientTimeBound, listPageNumberFrom1, listPageSize } from './list-page.js';
 
-export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 100;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './list-page.js';
 
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
-
-/**
- * A whole number as a query gives it: a JSON number, or decimal digits (an optional leading minus).
- * `Number()` alone would read `0x10`, `1e3` or `1.0` as numbers; those are refused like any text.
- */
-const wholeNumber = (name: string) => {
-  const error = `${name} must be a whole number`;
-  return z
-    .union(
-      [
-        z.number({ error }),
-        z
-          .string()
-          .trim()
-          .regex(/^-?[0-9]{1,16}$/, { error })
-          .transform(Number),
-      ],
-      { error },
-    )
-    .pipe(
-      z
-        .number({ error })
-        .int({ error })
-        .max(Number.MAX_SAFE_INTEGER, { error })
-        .min(Number.MIN_SAFE_INTEGER, { error }),
-    );
-};
-
-/** A whole-number query parameter `name`; blank or absent means `fallback`. */
-export const queryInt = (name: string, fallback: number, min = 0) =>
-  z
-    .preprocess(
-      blankToUndefined,
-      wholeNumber(name)
-        .pipe(z.number().min(min, { error: `${name} must be at least ${min}` }))
-        .optional(),
-    )
-    .transform((n) => n ?? fallback);
-
-/** An optional whole-number query parameter `name` (e.g. a timestamp); blank means absent. */
-export const optionalQueryInt = (name: string) =>
-  z.preprocess(
-    blankToUndefined,
-    wholeNumber(name)
-      .pipe(z.number().min(0, { error: `${name} must not be negative` }))
-      .optional(),
-  );
 
 /** An optional text filter; blank means absent. */
 export const optionalQueryText = () =>
@@ -63,13 +18,6 @@ export const optionalQueryText = () =>
     .preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string().max(255).optional())
     .transform((v) => (v === '' ? undefined : v))
     .optional();
-
-/** Page size: 10 by default, values above 100 are served as 100. */
-export const pageSizeQuery = () =>
-  queryInt('page_size', DEFAULT_PAGE_SIZE, 1).transform((n) => Math.min(n, MAX_PAGE_SIZE));
-
-/** `p` (1-based) and `page_size`. */
-export const pageQuery = z.object({ p: queryInt('p', 1, 1), page_size: pageSizeQuery() });
 
 export interface Page<T> {
   items: T[];
@@ -83,22 +31,30 @@ export interface Page<T> {
 // Logs: GET /api/log/ (admin), GET /api/log/self/ (user); …/stat with the same filters.
 
 const logFilterFields = {
-  /** 0 = all types. */
-  type: queryInt('type', LOG_TYPE.all).pipe(z.number().max(LOG_TYPE.error, { error: 'unknown log type' })),
+  /** 0 (or a type that does not parse) = all types; a number that names no type is refused. */
+  type: lenientQueryInt()
+    .transform((n) => n ?? LOG_TYPE.all)
+    .pipe(
+      z
+        .number()
+        .min(LOG_TYPE.all, { error: 'unknown log type' })
+        .max(LOG_TYPE.error, { error: 'unknown log type' }),
+    ),
   token_name: optionalQueryText(),
   model_name: optionalQueryText(),
-  /** Unix seconds, inclusive. */
-  start_timestamp: optionalQueryInt('start_timestamp'),
-  /** Unix seconds, inclusive. */
-  end_timestamp: optionalQueryInt('end_timestamp'),
+  /** Unix seconds, inclusive; 0 is no bound. */
+  start_timestamp: lenientTimeBound(),
+  /** Unix seconds, inclusive; 0 is no bound. */
+  end_timestamp: lenientTimeBound(),
   /** Admin only (ignored on the self routes). */
   username: optionalQueryText(),
   /** Channel id; admin only (ignored on the self routes). */
-  channel: optionalQueryInt('channel'),
+  channel: lenientQueryInt().optional(),
 };
 
 export const logFilterQuery = z.object(logFilterFields);
-export const logListQuery = pageQuery.extend(logFilterFields);
+/** `p` counts from 1; the page size is 10 by default, and values above 100 are served as 100. */
+export const logListQuery = z.object({ p: listPageNumberFrom1, page_size: listPageSize, ...logFilterFields });
 export type LogFilter = z.output<typeof logFilterQuery>;
 export type LogListQuery = z.output<typeof logListQuery>;
 
@@ -210,10 +166,10 @@ export type DashboardGranularity = (typeof DASHBOARD_GRANULARITIES)[number];
 
 export const dashboardQuery = z.object({
   username: optionalQueryText(),
-  /** Unix seconds; default 30 days before end_timestamp. */
-  start_timestamp: optionalQueryInt('start_timestamp'),
-  /** Unix seconds; default now. */
-  end_timestamp: optionalQueryInt('end_timestamp'),
+  /** Unix seconds; default (also for 0 or a value that does not parse) 30 days before end_timestamp. */
+  start_timestamp: lenientTimeBound(),
+  /** Unix seconds; default (also for 0 or a value that does not parse) now. */
+  end_timestamp: lenientTimeBound(),
   /** Bucket size; default the DataExportDefaultTime option. */
   granularity: z.preprocess(
     blankToUndefined,

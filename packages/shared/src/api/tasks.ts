@@ -1,28 +1,12 @@
 // Drawing (GET /api/mj/, /api/mj/self/) and async tasks (GET /api/task/, /api/task/self), paged as
 // new-api pages them so its console works unchanged: `p` counts from 0 (./list-page.ts), `data` is
 // a plain array of rows (a short page is the last one), and numbers that do not parse ("NaN", "",
-// "abc") are read as absent rather than refused: its console sends `start_timestamp=NaN` when a date
-// is cleared. Drawing times are unix milliseconds, async task times unix seconds, as new-api stores
-// them; both lists filter on submit_time.
+// "abc") are read as absent rather than refused, the rule of every list (./list-page.ts): its
+// console sends `start_timestamp=NaN` when a date is cleared. Drawing times are unix milliseconds,
+// async task times unix seconds, as new-api stores them; both lists filter on submit_time.
 import { z } from 'zod';
-import { listPageNumber, listPageSize } from './list-page.js';
+import { lenientQueryInt, lenientTimeBound, listPageNumber, listPageSize } from './list-page.js';
 import { optionalQueryText } from './logs.js';
-
-/** An optional whole number that is never refused: what does not parse is absent. */
-const lenientQueryInt = () =>
-  z
-    .unknown()
-    .optional()
-    .transform((value): number | undefined => {
-      const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-      if (!/^-?\d+(\.\d+)?$/.test(text)) return undefined;
-      // Clamped so that no database is handed a number its 64-bit columns cannot compare.
-      const n = Math.trunc(Number(text));
-      return Math.min(Number.MAX_SAFE_INTEGER, Math.max(-Number.MAX_SAFE_INTEGER, n));
-    });
-
-/** A time bound in the list's unit; 0 (like anything that does not parse) is no bound, as in new-api. */
-const lenientTimeBound = () => lenientQueryInt().transform((n) => (n === 0 ? undefined : n));
 
 const recordListFields = {
   p: listPageNumber,

@@ -3,6 +3,7 @@ import { MSG } from '../messages.js';
 import {
   makeAffTransferSchema,
   parseUserSetting,
+  recordsIpLog,
   registerSchema,
   userListQuerySchema,
   userSearchQuerySchema,
@@ -55,5 +56,15 @@ describe('user payload schemas', () => {
     expect(parseUserSetting('')).toBeNull();
     expect(parseUserSetting('{not json')).toBeNull();
     expect(parseUserSetting(JSON.stringify({ notify_type: 'bark', quota_warning_threshold: 5 }))).toBeNull();
+  });
+
+  it('records the IP in logs unless the settings say record_ip_log false', () => {
+    expect(recordsIpLog(null)).toBe(true);
+    expect(recordsIpLog('')).toBe(true);
+    expect(recordsIpLog('{not json')).toBe(true);
+    expect(recordsIpLog(JSON.stringify({ notify_type: 'email', quota_warning_threshold: 5 }))).toBe(true);
+    expect(recordsIpLog(JSON.stringify({ record_ip_log: true }))).toBe(true);
+    // Settings this console does not otherwise read (another notify type) still switch it off.
+    expect(recordsIpLog(JSON.stringify({ notify_type: 'bark', record_ip_log: false }))).toBe(false);
   });
 });

@@ -210,6 +210,15 @@ export const userSettingSchema = z
       .max(NOTIFICATION_EMAIL_MAX_LENGTH, { error: MSG.notificationEmailInvalid })
       .refine((v) => v === '' || emailShape.safeParse(v).success, { error: MSG.notificationEmailInvalid })
       .default(''),
+    /**
+     * new-api's consent to be served models that have no ratio or price; kept and sent back so a
+     * console that saves it reads what it saved (Sluice prices such models by SelfUseModeEnabled).
+     */
+    accept_unset_model_ratio_model: z
+      .boolean({ error: 'accept_unset_model_ratio_model must be true or false' })
+      .optional(),
+    /** false: the user's consumption and error logs keep no IP address. Absent: they do. */
+    record_ip_log: z.boolean({ error: 'record_ip_log must be true or false' }).optional(),
   })
   .superRefine((s, ctx) => {
     if (s.notify_type === 'webhook' && s.webhook_url === '') {
@@ -232,6 +241,25 @@ export function parseUserSetting(text: string | null): UserSetting | null {
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Whether a user's logs record the caller's IP address: yes, unless the stored settings say
+ * `record_ip_log: false` (read on its own, so settings Sluice does not otherwise use still count).
+ */
+export function recordsIpLog(text: string | null): boolean {
+  if (!text) return true;
+  try {
+    const value: unknown = JSON.parse(text);
+    return !(
+      typeof value === 'object' &&
+      value !== null &&
+      'record_ip_log' in value &&
+      value.record_ip_log === false
+    );
+  } catch {
+    return true;
   }
 }
 

@@ -59,6 +59,7 @@ describe('the billing formula under random and absurd inputs', () => {
         promptTokens: draw.count(),
         completionTokens: draw.count(),
         cachedTokens: draw.count(),
+        cacheWriteTokens: draw.count(),
       };
       const pricing = {
         billing: 'tokens' as const,
@@ -66,8 +67,44 @@ describe('the billing formula under random and absurd inputs', () => {
         completionRatio: draw.ratio(),
         groupRatio: draw.ratio(),
         cacheRatio: draw.ratio(),
+        cacheWriteRatio: draw.ratio(),
       };
       expectSafeQuota(tokenQuota(counts, pricing), { counts, pricing });
+    }
+  });
+
+  it('never bills cache reads and writes beyond the prompt they are part of', () => {
+    // Whatever counts the upstream reports, the charge is at most that of every prompt token billed
+    // at the dearest of the plain, cache-read and cache-write prices.
+    const draw = drawer(seeded(1250));
+    const usable = (r: number) => (Number.isFinite(r) && r > 0 ? r : 0);
+    for (let i = 0; i < CASES; i++) {
+      const counts = {
+        promptTokens: draw.count(),
+        completionTokens: draw.count(),
+        cachedTokens: draw.count(),
+        cacheWriteTokens: draw.count(),
+      };
+      const pricing = {
+        billing: 'tokens' as const,
+        modelRatio: draw.ratio(),
+        completionRatio: draw.ratio(),
+        groupRatio: draw.ratio(),
+        cacheRatio: draw.ratio(),
+        cacheWriteRatio: draw.ratio(),
+      };
+      const dearest = Math.max(1, usable(pricing.cacheRatio), usable(pricing.cacheWriteRatio));
+      const bound = tokenQuota(
+        {
+          promptTokens: counts.promptTokens,
+          completionTokens: counts.completionTokens,
+          cacheWriteTokens: counts.promptTokens,
+        },
+        { ...pricing, cacheWriteRatio: dearest },
+      );
+      const quota = tokenQuota(counts, pricing);
+      if (quota > bound)
+        expect.fail(`charge ${quota} above ${bound} for ${JSON.stringify({ counts, pricing })}`);
     }
   });
 
@@ -91,6 +128,7 @@ describe('the billing formula under random and absurd inputs', () => {
       completionRatio: 1,
       groupRatio: 1,
       cacheRatio: 1,
+      cacheWriteRatio: 1.25,
     };
     expect(tokenQuota({ promptTokens: 10, completionTokens: 0 }, pricing)).toBe(Number.MAX_SAFE_INTEGER);
     expect(callQuota({ billing: 'call', modelPrice: 1e300, groupRatio: 1, quotaPerUnit: 500_000 })).toBe(
@@ -105,6 +143,7 @@ describe('the billing formula under random and absurd inputs', () => {
       completionRatio: 1,
       groupRatio: 1,
       cacheRatio: 1,
+      cacheWriteRatio: 1.25,
     };
     expect(tokenQuota({ promptTokens: -1000, completionTokens: 0 }, pricing)).toBe(0);
     expect(tokenQuota({ promptTokens: Number.NaN, completionTokens: 10 }, pricing)).toBe(10);

@@ -9,6 +9,7 @@ const ratios = (p: Partial<TokenPricing> = {}): TokenPricing => ({
   completionRatio: 1,
   groupRatio: 1,
   cacheRatio: 1,
+  cacheWriteRatio: 1.25,
   ...p,
 });
 
@@ -56,6 +57,48 @@ describe('quota formula', () => {
     // cached tokens above the prompt count are capped at the prompt count
     expect(
       tokenQuota({ promptTokens: 10, completionTokens: 0, cachedTokens: 50 }, ratios({ cacheRatio: 0 })),
+    ).toBe(1);
+  });
+
+  it('prices prompt tokens written to the cache by the cache-write ratio', () => {
+    // claude-sonnet-4-5 ($3 / $15 per 1M: ratio 1.5, completion 5; reads 0.1×, 5-minute writes 1.25×):
+    // 10000 prompt = 2000 plain + 6000 read + 2000 written, 500 completion
+    // → (2000 + 6000 × 0.1 + 2000 × 1.25 + 500 × 5) × 1.5 = 7600 × 1.5 = 11400 quota = $0.0228,
+    // which is $0.006 + $0.0018 + $0.0075 + $0.0075 at the list prices.
+    const sonnet = ratios({ modelRatio: 1.5, completionRatio: 5, cacheRatio: 0.1, cacheWriteRatio: 1.25 });
+    const counts = { promptTokens: 10000, completionTokens: 500, cachedTokens: 6000 };
+    expect(tokenQuota({ ...counts, cacheWriteTokens: 2000 }, sonnet)).toBe(11400);
+    // The same call without cache writes costs the 2000 tokens at the plain prompt price.
+    expect(tokenQuota(counts, sonnet)).toBe(10650);
+    // A ratio of 1 bills a cache write like any prompt token; the group ratio applies to it too.
+    expect(tokenQuota({ ...counts, cacheWriteTokens: 2000 }, { ...sonnet, cacheWriteRatio: 1 })).toBe(10650);
+    expect(tokenQuota({ ...counts, cacheWriteTokens: 2000 }, { ...sonnet, groupRatio: 0.5 })).toBe(5700);
+  });
+
+  it('multiplies the cache-write ratio exactly', () => {
+    // In floating point 40 × 1.25 × 0.29 = 14.499999999999998, which would round down to 14.
+    expect(40 * 1.25 * 0.29).toBeLessThan(14.5);
+    expect(
+      tokenQuota(
+        { promptTokens: 40, completionTokens: 0, cacheWriteTokens: 40 },
+        ratios({ modelRatio: 0.29, cacheWriteRatio: 1.25 }),
+      ),
+    ).toBe(15);
+  });
+
+  it('never bills more cache reads and writes than the prompt had', () => {
+    // 800 read + 500 written of a 1000-token prompt: the writes are cut to the 200 left.
+    const p = ratios({ cacheRatio: 0, cacheWriteRatio: 2 });
+    expect(
+      tokenQuota({ promptTokens: 1000, completionTokens: 0, cachedTokens: 800, cacheWriteTokens: 500 }, p),
+    ).toBe(400);
+    expect(tokenQuota({ promptTokens: 100, completionTokens: 0, cacheWriteTokens: 5000 }, p)).toBe(200);
+    // A cache write priced at 0 is free, but a priced call that used tokens still costs 1.
+    expect(
+      tokenQuota(
+        { promptTokens: 10, completionTokens: 0, cacheWriteTokens: 10 },
+        ratios({ cacheWriteRatio: 0 }),
+      ),
     ).toBe(1);
   });
 

@@ -1,6 +1,7 @@
 // The quota formula (ARCHITECTURE §1, spec part 2 §9), in exact decimal arithmetic.
-// Token billing: round((uncached prompt + cached × CacheRatio + completion × CompletionRatio)
-//   × ModelRatio × GroupRatio), at least 1 when the ratios are non-zero and tokens were used.
+// Token billing: round((prompt − cached − cacheWrite + cached × CacheRatio
+//   + cacheWrite × CreateCacheRatio + completion × CompletionRatio) × ModelRatio × GroupRatio),
+//   at least 1 when the ratios are non-zero and tokens were used.
 // Per-call billing: round(ModelPrice × QuotaPerUnit × GroupRatio).
 import {
   addDecimal,
@@ -35,6 +36,11 @@ export interface TokenPricing {
   groupRatio: number;
   /** Price of a cached prompt token relative to an uncached one (1 = no discount). */
   cacheRatio: number;
+  /**
+   * Price of a prompt token written to the vendor's cache relative to an uncached one (option
+   * CreateCacheRatio; Anthropic's 5-minute cache write is 1.25).
+   */
+  cacheWriteRatio: number;
 }
 
 export interface CallPricing {
@@ -47,21 +53,30 @@ export interface CallPricing {
 
 export type Pricing = TokenPricing | CallPricing;
 
-/** Token counts, normalised: promptTokens includes cachedTokens (the OpenAI convention). */
+/**
+ * Token counts, normalised: promptTokens includes cachedTokens and cacheWriteTokens (the OpenAI
+ * convention; the relay adds in what Anthropic counts apart).
+ */
 export interface TokenCounts {
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens read from the vendor's cache. */
   cachedTokens?: number;
+  /** Prompt tokens written to the vendor's cache. */
+  cacheWriteTokens?: number;
 }
 
 export function tokenQuota(counts: TokenCounts, pricing: TokenPricing): number {
   const prompt = safeCount(counts.promptTokens);
   const completionTokens = safeCount(counts.completionTokens);
+  // Cache reads and writes are parts of the prompt: together they never exceed it, reads first.
   const cached = Math.min(safeCount(counts.cachedTokens), prompt);
+  const cacheWrite = Math.min(safeCount(counts.cacheWriteTokens), prompt - cached);
   const cachedPart = mulDecimal(decimalFromInt(cached), safeRatio(pricing.cacheRatio));
-  const uncached = decimalFromInt(prompt - cached);
+  const cacheWritePart = mulDecimal(decimalFromInt(cacheWrite), safeRatio(pricing.cacheWriteRatio));
+  const uncached = decimalFromInt(prompt - cached - cacheWrite);
   const completion = mulDecimal(decimalFromInt(completionTokens), safeRatio(pricing.completionRatio));
-  const weighted = addDecimal(addDecimal(uncached, cachedPart), completion);
+  const weighted = addDecimal(addDecimal(addDecimal(uncached, cachedPart), cacheWritePart), completion);
   const ratio = mulDecimal(safeRatio(pricing.modelRatio), safeRatio(pricing.groupRatio));
   const quota = safeQuota(mulDecimal(weighted, ratio));
   const usedTokens = prompt + completionTokens > 0;

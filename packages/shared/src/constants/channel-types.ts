@@ -17,8 +17,10 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
   { value: 36, label: 'Suno API' },
   { value: 4, label: 'Ollama', baseUrl: 'http://localhost:11434' },
   { value: 14, label: 'Anthropic Claude', baseUrl: 'https://api.anthropic.com' },
-  { value: 33, label: 'AWS Claude', keyFormat: 'Ak|Sk|Region' },
-  { value: 41, label: 'Vertex AI', keyFormat: 'service-account JSON', defaultOther: 'us-central1' },
+  { value: 33, label: 'AWS Claude', keyFormat: 'AccessKeyId|SecretAccessKey|Region or APIKey|Region' },
+  // No stored default region: with `other` empty the relay picks per model (us-central1, or
+  // europe-west1 for Claude models), which one stored region could not do for a mixed channel.
+  { value: 41, label: 'Vertex AI', keyFormat: 'service-account JSON' },
   { value: 3, label: 'Azure OpenAI', defaultOther: '2023-06-01-preview' },
   { value: 24, label: 'Google Gemini', baseUrl: 'https://generativelanguage.googleapis.com' },
   { value: 34, label: 'Cohere', baseUrl: 'https://api.cohere.ai' },

@@ -12,6 +12,7 @@ import {
   DEFAULT_USER_USABLE_GROUPS,
 } from './default-prices.js';
 import { DEFAULT_CACHE_RATIO } from '../billing/default-cache-ratio.js';
+import { DEFAULT_CREATE_CACHE_RATIO } from '../billing/default-create-cache-ratio.js';
 
 export type OptionKind = 'bool' | 'int' | 'number' | 'string' | 'json';
 
@@ -97,6 +98,18 @@ const nonNegative = z
   .min(0, { error: 'values must not be negative' });
 const ratioTable = z.record(z.string(), nonNegative, { error: 'must be a JSON object of name → number' });
 
+/** Text of one entry per line, read as the list of its non-blank lines, trimmed. */
+const keywordLines = (def: readonly string[]): OptionDef<string[]> => ({
+  kind: 'string',
+  parse: z.string().transform((text) =>
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== ''),
+  ),
+  default: def.join('\n'),
+});
+
 /** An absolute http(s) address, or empty for none. */
 const link = (): OptionDef<string> => ({
   kind: 'string',
@@ -120,6 +133,29 @@ const requestLimitsByGroup = z.record(
   z.tuple([requestCount(0), requestCount(1)], { error: requestLimitsMessage }),
   { error: requestLimitsMessage },
 );
+
+/**
+ * Phrases vendors put in the error of a key or account that cannot serve until someone pays, signs a
+ * contract or changes the key; matched case-insensitively inside an upstream's error message.
+ */
+export const DEFAULT_AUTOMATIC_DISABLE_KEYWORDS: readonly string[] = [
+  // Anthropic: the prepaid balance is used up.
+  'Your credit balance is too low',
+  // OpenAI: the organisation was shut, the quota is used up, the key was turned off.
+  'This organization has been disabled.',
+  'You exceeded your current quota',
+  'The OpenAI account associated with this API key has been deactivated',
+  // Google (Gemini, Vertex): the key or the service account lacks rights, or is no key at all.
+  'Permission denied',
+  'API key not valid',
+  'API key expired',
+  // AWS Bedrock: the credentials are wrong or the account may not use the model.
+  'The security token included in the request is invalid',
+  'Operation not allowed',
+  'Your account is not authorized',
+  // Alibaba DashScope: the account is in arrears.
+  'Access denied, please make sure your account is in good standing',
+];
 
 export const OPTION_DEFS = {
   // Server and payment
@@ -225,6 +261,11 @@ export const OPTION_DEFS = {
   QuotaRemindThreshold: int(1000),
   AutomaticDisableChannelEnabled: bool(false),
   AutomaticEnableChannelEnabled: bool(false),
+  /**
+   * One phrase per line (new-api's form): with AutomaticDisableChannelEnabled on, an upstream error
+   * whose message contains one (any case) disables the channel at once, as a rejected key does.
+   */
+  AutomaticDisableKeywords: keywordLines(DEFAULT_AUTOMATIC_DISABLE_KEYWORDS),
   QuotaForNewUser: int(0),
   PreConsumedQuota: int(500),
   /**
@@ -241,6 +282,25 @@ export const OPTION_DEFS = {
     ),
     { '*': 4096 },
   ),
+  /**
+   * The threshold Gemini calls send for every harm category when the request sets no safetySettings
+   * (new-api's key; one of Google's HarmBlockThreshold values).
+   */
+  GeminiSafetySetting: {
+    kind: 'string',
+    parse: z.enum(
+      [
+        'BLOCK_NONE',
+        'BLOCK_ONLY_HIGH',
+        'BLOCK_MEDIUM_AND_ABOVE',
+        'BLOCK_LOW_AND_ABOVE',
+        'HARM_BLOCK_THRESHOLD_UNSPECIFIED',
+        'OFF',
+      ],
+      { error: 'must be one of Google’s thresholds, such as BLOCK_NONE or BLOCK_ONLY_HIGH' },
+    ),
+    default: 'BLOCK_NONE',
+  } satisfies OptionDef<string>,
   QuotaForInviter: int(0),
   QuotaForInvitee: int(0),
   ModelPrice: json(ratioTable, DEFAULT_MODEL_PRICE),
@@ -249,6 +309,12 @@ export const OPTION_DEFS = {
   GroupRatio: json(ratioTable, DEFAULT_GROUP_RATIO),
   /** Cached prompt tokens cost ModelRatio × CacheRatio (missing model: 1, no discount). */
   CacheRatio: json(ratioTable, DEFAULT_CACHE_RATIO),
+  /**
+   * Prompt tokens written to the vendor's cache cost ModelRatio × CreateCacheRatio (new-api's key).
+   * A missing model pays 1.25, Anthropic's 5-minute cache-write price; vendors that report no cache
+   * writes are unaffected.
+   */
+  CreateCacheRatio: json(ratioTable, DEFAULT_CREATE_CACHE_RATIO),
   UserUsableGroups: json(
     z.record(z.string(), z.string(), { error: 'must be a JSON object of group → description' }),
     DEFAULT_USER_USABLE_GROUPS,

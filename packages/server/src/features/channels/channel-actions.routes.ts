@@ -11,8 +11,9 @@ import {
 } from '@sluice/shared';
 import type { ChannelTestResult } from '@sluice/shared';
 import type { AppContext } from '../../app-context.js';
-import { ApiError, ok, parseInput } from '../../http/envelope.js';
+import { ApiError, badRequest, ok, parseInput } from '../../http/envelope.js';
 import { updateAllBalances, updateChannelBalance } from './balance.js';
+import { splitChannelKeys } from './channel-keys.js';
 import { channelTestsSettled, startTestingAll, testChannel } from './channel-testing.js';
 import { editTag, setChannelsTag, setTagStatus } from './channels.service.js';
 import { fetchModelList, fetchUpstreamModels } from './model-catalog.js';
@@ -67,15 +68,22 @@ export async function registerChannelActionRoutes(app: FastifyInstance, ctx: App
 
   app.get('/api/channel/update_balance', admin, async () => ok(await updateAllBalances(ctx)));
 
-  app.get('/api/channel/fetch_models/:id', admin, async (req) =>
-    ok(await fetchUpstreamModels(await requireChannel(ctx, req.params))),
-  );
+  // The list is `data`; `message` says how to use it when the vendor's list needs a word (Azure's
+  // deployments, Vertex's Claude models).
+  app.get('/api/channel/fetch_models/:id', admin, async (req) => {
+    const { models, message } = await fetchUpstreamModels(ctx, await requireChannel(ctx, req.params));
+    return ok(models, message);
+  });
 
   // The create form's list: the channel is not stored yet, so the form sends what it has. The server
   // asks the upstream, which a browser could not (the upstream does not allow the console's origin).
+  // The key field may hold several keys (one channel each): the first one is used.
   app.post('/api/channel/fetch_models', admin, async (req) => {
     const { type, base_url, key } = parseInput(channelFetchModelsSchema, req.body);
-    return ok(await fetchModelList(type, base_url, key));
+    const first = splitChannelKeys(type, key)[0];
+    if (first === undefined) throw badRequest(MSG.channelKeyRequired);
+    const { models, message } = await fetchModelList(ctx, { type, base_url, key: first });
+    return ok(models, message);
   });
 
   // A background test run must not outlive the database it writes to.

@@ -285,14 +285,12 @@ describe.each(testDialects())('channel upstream calls on %s', (dialect) => {
 
   describe('channel types Sluice cannot test', () => {
     const untestable = [
-      [3, 'Azure OpenAI'],
+      [15, 'Baidu Wenxin'],
       [18, 'iFlytek Spark'],
-      [41, 'Vertex AI'],
       [2, 'Midjourney Proxy'],
       [5, 'Midjourney Proxy Plus'],
     ] as const;
-    const keyFor = (type: number) =>
-      type === 18 ? 'app|secret|key' : type === 41 ? '{"type":"service_account"}' : 'sk-up';
+    const keyFor = (type: number) => (type === 18 ? 'app|secret|key' : type === 15 ? 'api|secret' : 'sk-up');
 
     beforeEach(async () => {
       await t.app.ctx.options.set('AutomaticDisableChannelEnabled', 'true');

@@ -174,7 +174,8 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
       const stored = JSON.parse(await storedKey(asObjects.body.data.ids[1] as number)) as unknown;
       expect(stored).toEqual(account(4));
       const view = (await call<ChannelView>('GET', `/api/channel/${asObjects.body.data.ids[0]}`)).body.data;
-      expect(view.other).toBe('us-central1');
+      // Left empty: the relay picks the region per model (us-central1, europe-west1 for Claude).
+      expect(view.other).toBe('');
 
       const bad = await call('POST', '/api/channel/', channel({ type: 41, key: '{"a":1} trailing' }));
       expectRefusal(bad.res, MSG.vertexKeyInvalid);

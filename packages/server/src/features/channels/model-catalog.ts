@@ -1,12 +1,12 @@
 // Model names: the static catalog per channel type, the list of every known or configured model,
 // the models of enabled channels, and an upstream's own model list.
-import { z } from 'zod';
-import { CHANNEL_MODELS, MSG, channelBaseUrl, channelTypeLabel } from '@sluice/shared';
+import { CHANNEL_MODELS, MSG, channelTypeLabel } from '@sluice/shared';
 import type { ChannelModelEntry } from '@sluice/shared';
 import type { AppContext } from '../../app-context.js';
 import type { ChannelRow } from '../../db/tables.js';
 import { ApiError, badRequest } from '../../http/envelope.js';
-import { UpstreamError, bearer, getUpstreamJson } from './upstream-http.js';
+import { ModelListRefusal, listChannelModels } from '../../relay/model-lists/index.js';
+import type { ModelListResult } from '../../relay/model-lists/index.js';
 
 let typeModels: Record<string, string[]> | undefined;
 
@@ -50,29 +50,35 @@ export async function listEnabledModels(ctx: AppContext): Promise<string[]> {
   return rows.map((r) => r.model);
 }
 
-/** Channel types whose upstream lists its models at GET /v1/models (OpenAI format). */
-const OPENAI_MODEL_LIST_TYPES = new Set([1, 4, 8, 25, 31, 40, 42]);
-
-const modelListSchema = z.object({ data: z.array(z.object({ id: z.string() })) });
+/** A channel as "fetch models" asks for its list: a stored one, or what the create form holds. */
+export interface ModelListChannel {
+  type: number;
+  base_url: string;
+  key: string;
+  other?: string;
+  openai_organization?: string | null;
+}
 
 /**
- * Asks an upstream which models it serves: GET {base}/v1/models with the key as bearer, the base
- * being the given base_url or the type's public address. Refuses types without that list.
+ * Asks the channel's upstream which models it serves, in its vendor's way (relay/model-lists). A
+ * refusal is a 400 (the type has no list, no base URL) or a 502 with the upstream's reason.
  */
-export async function fetchModelList(type: number, baseUrlGiven: string, key: string): Promise<string[]> {
-  if (!OPENAI_MODEL_LIST_TYPES.has(type)) throw badRequest(MSG.onlyOpenAIFormat);
-  const baseUrl = channelBaseUrl(type, baseUrlGiven);
-  if (baseUrl === '') throw badRequest(MSG.channelNoBaseUrl);
+export async function fetchModelList(ctx: AppContext, channel: ModelListChannel): Promise<ModelListResult> {
   try {
-    const body = modelListSchema.safeParse(await getUpstreamJson(`${baseUrl}/v1/models`, bearer(key)));
-    if (!body.success) throw new UpstreamError('upstream answered in an unexpected format');
-    return [...new Set(body.data.data.map((m) => m.id))];
+    return await listChannelModels(ctx, {
+      type: channel.type,
+      key: channel.key,
+      baseUrl: channel.base_url,
+      organization: channel.openai_organization ?? '',
+      other: channel.other ?? '',
+    });
   } catch (error) {
-    if (error instanceof UpstreamError) throw new ApiError(502, `${MSG.fetchModelsFailed}: ${error.message}`);
-    throw error;
+    if (!(error instanceof ModelListRefusal)) throw error;
+    if (error.reason !== 'upstream') throw badRequest(error.message);
+    throw new ApiError(502, `${MSG.fetchModelsFailed}: ${error.message}`);
   }
 }
 
 /** GET /api/channel/fetch_models/:id: a stored channel's upstream list, asked with its stored key. */
-export const fetchUpstreamModels = (channel: ChannelRow): Promise<string[]> =>
-  fetchModelList(channel.type, channel.base_url, channel.key);
+export const fetchUpstreamModels = (ctx: AppContext, channel: ChannelRow): Promise<ModelListResult> =>
+  fetchModelList(ctx, channel);

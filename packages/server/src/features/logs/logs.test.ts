@@ -220,17 +220,59 @@ describe.each(testDialects())('logs API on %s', (dialect) => {
     expect(empty.body.data).toEqual({ quota: 0, rpm: 0, tpm: 0 });
   });
 
-  it('refuses malformed filters', async () => {
-    const call = (query: Record<string, string>) =>
-      t.call({ method: 'GET', url: '/api/log/', as: admin, query });
-    expectRefusal(await call({ start_timestamp: 'yesterday' }));
-    expectRefusal(await call({ type: '9' }));
-    // Numbers only in decimal digits: these are not read as channel 1, page 2 or a timestamp.
-    expectRefusal(await call({ channel: '0x1' }), 'channel must be a whole number');
-    expectRefusal(await call({ channel: '1e0' }));
-    expectRefusal(await call({ p: '2.0' }));
-    expectRefusal(await call({ end_timestamp: '1e12' }));
-    expect((await call({ channel: ' 1 ', p: '1' })).json()).toMatchObject({ success: true });
+  it('ignores a number that does not parse, as new-api does, instead of refusing the page', async () => {
+    const total = async (as: Caller, url: string, query: Record<string, string>) =>
+      (await list(as, url, query)).total;
+    // The classic log page sends start_timestamp=NaN when a date is cleared; new-api reads that, like
+    // any spelling Go's Atoi does not take, as 0: no filter. Read as numbers, '0x1' and '1e0' would be
+    // channel 1 (two rows) and '2.0' channel 2 (none).
+    for (const bad of ['NaN', '', 'yesterday', '0x1', '1e0', '2.0', 'Infinity']) {
+      const filters = { start_timestamp: bad, end_timestamp: bad, channel: bad, type: bad };
+      expect(await total(admin, '/api/log/', filters), bad).toBe(29);
+      expect(await total(alice, '/api/log/self/', filters), bad).toBe(26);
+    }
+    // A cleared date beside filters that parse leaves those working.
+    expect(
+      await total(admin, '/api/log/', { channel: '7', start_timestamp: 'NaN', end_timestamp: 'NaN' }),
+    ).toBe(13);
+    expect(
+      await total(alice, '/api/log/self/', {
+        type: String(LOG_TYPE.topup),
+        start_timestamp: 'NaN',
+        end_timestamp: String(NOW),
+      }),
+    ).toBe(1);
+    // Decimal digits with blanks around them still count.
+    expect(await total(admin, '/api/log/', { channel: ' 7 ' })).toBe(13);
+    const all = (await get<LogStat>(admin, '/api/log/stat')).body.data;
+    const nanStat = await get<LogStat>(admin, '/api/log/stat', {
+      start_timestamp: 'NaN',
+      end_timestamp: 'NaN',
+      channel: '',
+    });
+    expect(nanStat.body).toMatchObject({ success: true, data: all });
+    // A type that parses but names none is still refused.
+    expectRefusal(
+      await t.call({ method: 'GET', url: '/api/log/', as: admin, query: { type: '9' } }),
+      'unknown log type',
+    );
+  });
+
+  it('reads a page number or size that does not parse as the first page and the default size', async () => {
+    const first = await list(admin, '/api/log/', { page_size: 10 });
+    const pageOf = async (query: Record<string, string>) => {
+      const page = await list(admin, '/api/log/', query);
+      return { page: page.page, page_size: page.page_size, ids: page.items.map((r) => r.id) };
+    };
+    const firstPage = { page: 1, page_size: 10, ids: first.items.map((r) => r.id) };
+    // '2.0', '0x2' and '1e1' are not page 2 or 10; 0 and negatives are before the first page.
+    for (const p of ['NaN', '', '0', '-3', '2.0', '0x2', '1e1', '99999999999999999999']) {
+      expect(await pageOf({ p, page_size: '10' }), p).toEqual(firstPage);
+    }
+    for (const size of ['abc', '', '0', '-5', '1e1']) {
+      expect(await pageOf({ p: '1', page_size: size }), size).toEqual(firstPage);
+    }
+    expect((await pageOf({ p: '2', page_size: '10' })).page).toBe(2);
   });
 
   it('works with a personal access token', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@sluice/shared';
 import { testDialects } from '../../test-support/databases.js';
 import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
-import type { TestApp } from '../../test-support/test-app.js';
+import type { Caller, TestApp } from '../../test-support/test-app.js';
 import { MAX_PENDING_STATES } from './oauth-state.js';
 
 describe('OAuth state limits', () => {
@@ -34,6 +34,25 @@ describe('OAuth state limits', () => {
       expect(statuses.at(-1)).toBe(429);
     },
   );
+
+  // Binding checks a code (six digits by email, a short WeChat code) or a signature: a signed-in
+  // attacker must not be able to guess on, nor dodge the limit by signing in as someone else.
+  it.each([
+    ['/api/oauth/email/bind', '198.51.100.1', '203.0.113.1'],
+    ['/api/oauth/wechat/bind', '198.51.100.2', '203.0.113.2'],
+    ['/api/oauth/telegram/bind', '198.51.100.3', '203.0.113.3'],
+  ])('limits %s per client address, whoever is signed in', async (url, address, otherAddress) => {
+    const [first, second] = [await t.createUser(), await t.createUser()];
+    const bind = (as: Caller, remoteAddress: string) =>
+      t.app.inject({ method: 'GET', url, remoteAddress, headers: as.headers });
+    const allowed: number[] = [];
+    for (let i = 0; i < 3; i++) allowed.push((await bind(first, address)).statusCode);
+    expect(allowed).toEqual([200, 200, 200]);
+    expect((await bind(second, address)).statusCode).toBe(429);
+    expect((await bind(first, address)).statusCode).toBe(429);
+    // Another address is counted on its own.
+    expect((await bind(first, otherAddress)).statusCode).toBe(200);
+  });
 });
 
 describe.each(testDialects())('pending OAuth states on %s', (dialect) => {

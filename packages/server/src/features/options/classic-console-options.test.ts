@@ -44,6 +44,7 @@ const CLASSIC_OPERATION_TAB: Array<[string, string]> = [
   ['QuotaRemindThreshold', '2000'],
   ['AutomaticDisableChannelEnabled', 'true'],
   ['AutomaticEnableChannelEnabled', 'true'],
+  ['AutomaticDisableKeywords', 'Your credit balance is too low\nThis organization has been disabled.'],
   // Quota
   ['QuotaForNewUser', '1000'],
   ['PreConsumedQuota', '600'],
@@ -57,6 +58,7 @@ const CLASSIC_OPERATION_TAB: Array<[string, string]> = [
   ['ModelPrice', '{\n  "mj_imagine": 0.1\n}'],
   ['ModelRatio', '{\n  "gpt-4o": 1.25\n}'],
   ['CacheRatio', '{\n  "gpt-4o": 0.5\n}'],
+  ['CreateCacheRatio', '{\n  "claude-sonnet-4-5": 1.25\n}'],
   ['CompletionRatio', '{\n  "gpt-4o": 4\n}'],
   // The rate-limit tab
   ['ModelRequestRateLimitEnabled', 'true'],
@@ -159,6 +161,12 @@ describe.each(testDialects())('options of the classic console on %s', (dialect) 
       expectRefusal(res, /^ModelRequestRateLimitGroup: must be a JSON object of group → \[total requests/);
     }
     expect((await listed()).ModelRequestRateLimitGroup).toBe('{"vip":[10,5]}');
+  });
+
+  it('lists the default disable keywords one per line, as the monitoring card shows them', async () => {
+    const keywords = (await listed()).AutomaticDisableKeywords?.split('\n') ?? [];
+    expect(keywords).toEqual(expect.arrayContaining(['Your credit balance is too low', 'Permission denied']));
+    expect(keywords.every((k) => k.trim() === k && k !== '')).toBe(true);
   });
 
   it('still refuses keys it does not know, including look-alikes of the aliases', async () => {

@@ -39,12 +39,14 @@ describe.each(testDialects())('quota warning settings on %s', (dialect) => {
       accept_unset_model_ratio_model: true,
     });
     expect(res.json()).toEqual({ success: true, message: '', data: null });
+    // new-api keeps accept_unset_model_ratio_model beside the warning settings, and so does Sluice.
     expect(JSON.parse((await self(withoutEmail)).setting)).toEqual({
       notify_type: 'webhook',
       quota_warning_threshold: 250000.5,
       webhook_url: 'https://hooks.example.com/quota?x=1',
       webhook_secret: 'shh',
       notification_email: '',
+      accept_unset_model_ratio_model: true,
     });
     // Email warnings go to the account's address when no notification email is given.
     expect((await put(withEmail, { notify_type: 'email', quota_warning_threshold: 0 })).json().success).toBe(
@@ -55,6 +57,25 @@ describe.each(testDialects())('quota warning settings on %s', (dialect) => {
       quota_warning_threshold: 0,
       notification_email: '',
     });
+  });
+
+  it('keeps the two switches of the 2025 console, and reads them back as saved', async () => {
+    const saved = {
+      notify_type: 'email',
+      quota_warning_threshold: 500000,
+      notification_email: 'alerts@example.com',
+      accept_unset_model_ratio_model: false,
+      record_ip_log: false,
+    };
+    expect((await put(withoutEmail, saved)).json()).toMatchObject({ success: true });
+    expect(JSON.parse((await self(withoutEmail)).setting)).toMatchObject({
+      accept_unset_model_ratio_model: false,
+      record_ip_log: false,
+    });
+    expect((await put(withoutEmail, { ...saved, record_ip_log: true })).json()).toMatchObject({
+      success: true,
+    });
+    expect(JSON.parse((await self(withoutEmail)).setting)).toMatchObject({ record_ip_log: true });
   });
 
   it('re-arms the warning when the settings are saved', async () => {
@@ -88,6 +109,14 @@ describe.each(testDialects())('quota warning settings on %s', (dialect) => {
     [
       { notify_type: 'email', quota_warning_threshold: 1, notification_email: 'nobody' },
       MSG.notificationEmailInvalid,
+    ],
+    [
+      { notify_type: 'email', quota_warning_threshold: 1, record_ip_log: 'no' },
+      'record_ip_log must be true or false',
+    ],
+    [
+      { notify_type: 'email', quota_warning_threshold: 1, accept_unset_model_ratio_model: 1 },
+      'accept_unset_model_ratio_model must be true or false',
     ],
   ])('refuses %o with "%s" and keeps the stored settings', async (payload, message) => {
     const before = (await self(withEmail)).setting;

@@ -3,6 +3,7 @@
 // or nothing for everything). Balances are the ledger's (billing/balance-book.ts): `remainQuota` here
 // is the row as loaded, used only until the ledger has read the token.
 import type { Kysely } from 'kysely';
+import { recordsIpLog } from '@sluice/shared';
 import type { Database } from '../../db/tables.js';
 import type { CacheBus } from '../../platform/cache-bus.js';
 import { parseAllowIps } from './allow-ips.js';
@@ -32,6 +33,8 @@ export interface CachedUser {
   status: number;
   group: string;
   deleted: boolean;
+  /** The user's settings let logs keep the caller's IP address (record_ip_log). */
+  recordIpLog: boolean;
 }
 
 export interface CredentialCache {
@@ -132,7 +135,7 @@ export function createCredentialCache(db: Kysely<Database>, bus: CacheBus): Cred
     const started = generation;
     const row = await db
       .selectFrom('users')
-      .select(['id', 'username', 'role', 'status', 'group', 'deleted_at'])
+      .select(['id', 'username', 'role', 'status', 'group', 'deleted_at', 'setting'])
       .where('id', '=', id)
       .executeTakeFirst();
     const user: CachedUser | null = row
@@ -143,6 +146,7 @@ export function createCredentialCache(db: Kysely<Database>, bus: CacheBus): Cred
           status: row.status,
           group: row.group,
           deleted: row.deleted_at !== null,
+          recordIpLog: recordsIpLog(row.setting),
         }
       : null;
     if (started === generation) {

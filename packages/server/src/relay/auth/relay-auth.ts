@@ -16,8 +16,12 @@ export interface RelayCaller {
   token: CachedToken | null;
   group: string;
   pinnedChannelId?: number;
+  /** The caller's address as the logs record it: '' when the user's settings turn that off. */
   ip: string;
 }
+
+/** What a log row keeps of the caller's address `ip`: nothing when the user said record_ip_log false. */
+export const loggedIp = (user: CachedUser, ip: string): string => (user.recordIpLog ? ip : '');
 
 const refuse = (status: 401 | 403, message: string, code: string) => new RelayError(status, message, code);
 
@@ -102,7 +106,7 @@ export async function authenticateRelay(rt: RelayRuntime, req: FastifyRequest): 
     token,
     group,
     ...(parsed.channelId !== undefined ? { pinnedChannelId: parsed.channelId } : {}),
-    ip,
+    ip: loggedIp(user, ip),
   };
 }
 

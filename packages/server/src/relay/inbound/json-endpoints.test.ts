@@ -27,6 +27,7 @@ const tokens = (modelRatio: number) => ({
   completionRatio: 1,
   groupRatio: 1.5,
   cacheRatio: 1,
+  cacheWriteRatio: 1.25,
 });
 
 describe.each(testDialects())('OpenAI JSON endpoints through the relay on %s', (dialect) => {

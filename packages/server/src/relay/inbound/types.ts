@@ -2,14 +2,27 @@
 // are told to its clients. One per endpoint family (OpenAI chat, completions, embeddings, Claude, …).
 import type { IrError } from '../ir/errors.js';
 import type { IrRequest, RelayMode } from '../ir/request.js';
-import type { WireFormat } from '../providers/types.js';
+import type { ChatCodec, ChatWire } from '../wire/types.js';
 
 export interface InboundFormat {
   readonly mode: RelayMode;
   /** Upstreams speaking this dialect get the client's bytes, and their answers go back as they came. */
-  readonly wireFormat: WireFormat;
-  /** The client's parsed JSON and its bytes → IR. Throws a 400 RelayError on invalid input. */
-  parse(body: unknown, raw: Buffer | undefined): IrRequest;
+  readonly wireFormat: ChatWire;
+  /**
+   * The dialect's codec, for chat-like formats that can be served by upstreams of other dialects
+   * (the request is decoded to neutral form and the answer encoded back). Without one, only
+   * upstreams of the same dialect serve this format.
+   */
+  readonly codec?: ChatCodec;
+  /**
+   * The client's parsed JSON, its bytes and its request headers → IR. Throws a 400 RelayError on
+   * invalid input.
+   */
+  parse(
+    body: unknown,
+    raw: Buffer | undefined,
+    headers?: Readonly<Record<string, string | string[] | undefined>>,
+  ): IrRequest;
   /** A quick prompt-size guess (no tokenizer) for the quota held before the call. */
   estimatePromptTokens(ir: IrRequest): number;
   /** The prompt counted with the tokenizer, for upstreams that report no usage. */

@@ -1,7 +1,7 @@
 // The relay's internal request: what every inbound format is turned into and every provider adapter
-// builds its upstream call from. Its body is the OpenAI wire shape of the request's mode (the most
-// widely spoken dialect), so an OpenAI client talking to an OpenAI-compatible upstream needs no
-// conversion at all.
+// builds its upstream call from. It carries the client's body in the client's own dialect, so a call
+// whose upstream speaks that dialect needs no conversion at all; a chat call to an upstream of another
+// dialect is converted through the neutral chat request (ir/chat.ts) by the dialects' codecs.
 
 /** What kind of call this is; one per OpenAI endpoint the relay serves. */
 export type RelayMode =
@@ -14,6 +14,8 @@ export type RelayMode =
   | 'translations'
   | 'moderations'
   | 'rerank';
+
+import type { ChatWire } from '../wire/types.js';
 
 export interface IrRequest {
   mode: RelayMode;
@@ -29,10 +31,17 @@ export interface IrRequest {
    * affords, or the default hold when the client set none. Undefined: forward the client's limit.
    */
   outputLimit?: number;
-  /** The request in the OpenAI wire shape of `mode`. Adapters copy it; nobody mutates it. */
+  /** The request in the client's dialect (the inbound format's wire). Adapters copy it; nobody mutates it. */
   body: Readonly<Record<string, unknown>>;
-  /** The client's exact bytes when they are that OpenAI shape: forwarded as they are when unchanged. */
+  /** The client's dialect when it is not OpenAI Chat (the default): what `body` and `raw` are written in. */
+  wire?: ChatWire;
+  /** The client's exact bytes: forwarded as they are to an upstream of the same dialect when unchanged. */
   raw?: Buffer;
+  /**
+   * Client headers an upstream of the same vendor must get (Anthropic's version and beta flags), by
+   * lower-case name.
+   */
+  vendorHeaders?: Readonly<Record<string, string>>;
   /** The content type of `raw` when it is not JSON (a multipart upload, boundary included). */
   contentType?: string;
 }

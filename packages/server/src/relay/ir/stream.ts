@@ -1,4 +1,5 @@
 // What a provider's stream parser reports for each upstream event.
+import type { ChatDelta } from './chat.js';
 import type { IrUsage } from './usage.js';
 
 export interface IrStreamEvent {
@@ -18,4 +19,6 @@ export interface IrStreamEvent {
   finished: boolean;
   /** The upstream reported an error inside the stream, or sent an event that is not valid JSON. */
   error?: string;
+  /** What the event means in neutral form; filled in only when the client speaks another dialect. */
+  deltas: ChatDelta[] | undefined;
 }

@@ -6,6 +6,10 @@ export interface IrUsage {
   completionTokens: number;
   /** Prompt tokens served from the provider's cache (part of promptTokens). */
   cachedTokens: number;
+  /** Prompt tokens written to the provider's cache (part of promptTokens; Anthropic bills them apart). */
+  cacheWriteTokens?: number;
+  /** Thinking tokens (part of completionTokens). */
+  reasoningTokens?: number;
 }
 
 export const emptyUsage = (): IrUsage => ({ promptTokens: 0, completionTokens: 0, cachedTokens: 0 });

@@ -1,5 +1,6 @@
 // One try of a relay call on one channel, and what came of it.
 import type { StreamInterruption } from '@sluice/shared';
+import type { ChatRequest, StreamIdentity } from '../ir/chat.js';
 import type { IrRequest } from '../ir/request.js';
 import type { IrUsage } from '../ir/usage.js';
 import type { InboundFormat } from '../inbound/types.js';
@@ -22,6 +23,16 @@ export interface AttemptInput {
   startedMs: number;
   /** What a token-priced stream may spend: its events are checked against the hold. */
   budget?: StreamBudget;
+  /**
+   * Set when the client's dialect differs from the upstream's: the neutral request (decoded once per
+   * call, on first use) and the identity of the answer re-encoded for the client.
+   */
+  conversion?: Conversion;
+}
+
+export interface Conversion {
+  request(): ChatRequest;
+  identity: StreamIdentity;
 }
 
 export type StreamBudget = Omit<OutputGuardInput, 'counter' | 'model'>;
@@ -37,8 +48,11 @@ export type AttemptResult =
       outcome: AttemptOutcome;
       /** Why the answer is incomplete, when it is. */
       interruption?: StreamInterruption;
-      /** Completes the answer to the client; called once the charge is written. */
-      finish(): void;
+      /**
+       * Completes the answer to the client; called once the charge is written, with the usage it was
+       * billed for (which a converted answer tells its client).
+       */
+      finish(usage: IrUsage): void;
     }
   /** Nothing reached the client: another channel may be tried. */
   | { kind: 'failed'; failure: AttemptError };

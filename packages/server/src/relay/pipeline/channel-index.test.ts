@@ -5,6 +5,7 @@ import {
   parseModelMapping,
   parseStatusCodeMapping,
   pickChannel,
+  unservedChannelsError,
 } from './channel-index.js';
 import type { AbilityEntry } from './channel-index.js';
 
@@ -87,7 +88,8 @@ describe('channel index', () => {
 
   it('leaves out disabled channels, disabled abilities, other groups and unsupported types', () => {
     const other = buildChannelIndex(
-      [row(1, { status: 3 }), row(2), row(3, { type: 14 }), row(4)],
+      // Baidu (15) has no adapter: the relay cannot call it.
+      [row(1, { status: 3 }), row(2), row(3, { type: 15 }), row(4)],
       [
         ability(1, 5, 0),
         ability(2, 5, 0, { enabled: 0 }),
@@ -108,5 +110,47 @@ describe('channel index', () => {
       [429, 503],
     ]);
     expect(parseModelMapping('not json').size).toBe(0);
+  });
+});
+
+describe('a model only channels of unserved types list', () => {
+  const unserved = (index: ReturnType<typeof buildChannelIndex>, mode: 'chat' | 'embeddings' = 'chat') =>
+    unservedChannelsError(index, 'default', 'm', mode);
+
+  it('is a 501 naming the type, not an outage', () => {
+    const error = unserved(buildChannelIndex([row(1, { type: 15 })], [ability(1, 0, 0)]));
+    expect(error?.status).toBe(501);
+    expect(error?.code).toBe('channel_type_unsupported');
+    expect(error?.message).toBe(
+      'model m in group default has no channel the relay can serve: channels of type Baidu Wenxin (15) cannot be served yet',
+    );
+  });
+
+  it('names every such type once, and says which endpoint a served type lacks', () => {
+    const index = buildChannelIndex(
+      [
+        row(1, { type: 17 }),
+        row(2, { type: 15 }),
+        row(3, { type: 15 }),
+        row(4, { type: 14 }),
+        row(5, { type: 99 }),
+      ],
+      [ability(1, 5, 0), ability(2, 5, 0), ability(3, 0, 0), ability(4, 0, 0), ability(5, 0, 0)],
+    );
+    expect(unserved(index, 'embeddings')?.message).toBe(
+      'model m in group default has no channel the relay can serve: channels of types Baidu Wenxin (15), ' +
+        'Alibaba Qwen (17), 99 cannot be served yet; channels of type Anthropic Claude (14) cannot serve ' +
+        'embeddings calls yet',
+    );
+  });
+
+  it('is nothing when one channel can serve the call, or when the listed channels are all disabled', () => {
+    expect(
+      unserved(buildChannelIndex([row(1, { type: 15 }), row(2)], [ability(1, 9, 0), ability(2, 0, 0)])),
+    ).toBeUndefined();
+    expect(unserved(buildChannelIndex([row(1, { status: 2 })], [ability(1, 0, 0)]))).toBeUndefined();
+    expect(
+      unserved(buildChannelIndex([row(1, { type: 15 })], [ability(1, 0, 0, { enabled: 0 })])),
+    ).toBeUndefined();
   });
 });

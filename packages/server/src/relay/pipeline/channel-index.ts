@@ -1,10 +1,11 @@
 // The channel index the relay selects from: group → model → priority tiers of enabled channels,
 // built from the abilities and channels tables. Pure: building and picking do no I/O.
-import { CHANNEL_STATUS } from '@sluice/shared';
+import { CHANNEL_STATUS, CHANNEL_TYPE_BY_VALUE } from '@sluice/shared';
 import type { ChannelRow } from '../../db/tables.js';
 import { RelayError } from '../ir/errors.js';
 import type { RelayMode } from '../ir/request.js';
-import { canServe } from '../providers/registry.js';
+import { adapterFor, canServe } from '../providers/registry.js';
+import type { ChatWire } from '../wire/types.js';
 import type { ChannelTarget } from '../providers/types.js';
 
 /** The longest model name the relay looks up: a longer one is a malformed call, not a missing model. */
@@ -151,6 +152,8 @@ export interface PickOptions {
   mode: RelayMode;
   /** Channels already tried in this request. */
   exclude: ReadonlySet<number>;
+  /** Only upstreams speaking this dialect: the client's format cannot be converted (Gemini embeddings). */
+  wire?: ChatWire;
   /** In [0, 1); Math.random unless a test fixes it. */
   random?: () => number;
 }
@@ -158,7 +161,8 @@ export interface PickOptions {
 /** Highest tier that still has an untried channel; weighted random inside it (all zero = uniform). */
 export function pickChannel(index: ChannelIndex, opts: PickOptions): RelayChannel | undefined {
   const random = opts.random ?? Math.random;
-  const eligible = (m: TierMember) => !opts.exclude.has(m.channel.id) && canServe(m.channel.type, opts.mode);
+  const eligible = (m: TierMember) =>
+    !opts.exclude.has(m.channel.id) && canServe(m.channel.type, opts.mode, opts.wire);
   // Two passes over a tier instead of a filtered copy: this runs on every call.
   for (const tier of index.tiers(opts.group, opts.model)) {
     let count = 0;
@@ -195,5 +199,70 @@ const NOTHING_TRIED: ReadonlySet<number> = new Set();
 const FIRST = () => 0;
 
 /** Whether any channel could serve this group and model (for a clear 503 before any reservation). */
-export const hasChannel = (index: ChannelIndex, group: string, model: string, mode: RelayMode): boolean =>
-  pickChannel(index, { group, model, mode, exclude: NOTHING_TRIED, random: FIRST }) !== undefined;
+export const hasChannel = (
+  index: ChannelIndex,
+  group: string,
+  model: string,
+  mode: RelayMode,
+  wire?: ChatWire,
+): boolean =>
+  pickChannel(index, {
+    group,
+    model,
+    mode,
+    exclude: NOTHING_TRIED,
+    random: FIRST,
+    ...(wire ? { wire } : {}),
+  }) !== undefined;
+
+/** "type Baidu Wenxin (15)", "types Baidu Wenxin (15), 99" (a number the type table does not know). */
+function typeNames(types: readonly number[]): string {
+  const names = types.map((t) => {
+    const label = CHANNEL_TYPE_BY_VALUE.get(t)?.label;
+    return label ? `${label} (${t})` : String(t);
+  });
+  return `${types.length > 1 ? 'types' : 'type'} ${names.join(', ')}`;
+}
+
+/**
+ * The 501 for a call only channels of unserved types could take: types without an adapter "cannot be
+ * served yet", types whose adapter lacks the endpoint "cannot serve <mode> calls yet". `subject` opens
+ * the sentence (which call or channel this is about).
+ */
+export function unservedTypeError(types: readonly number[], mode: RelayMode, subject: string): RelayError {
+  const unknown = types.filter((t) => adapterFor(t) === undefined);
+  const partial = types.filter((t) => adapterFor(t) !== undefined);
+  const reasons = [
+    ...(unknown.length > 0 ? [`channels of ${typeNames(unknown)} cannot be served yet`] : []),
+    ...(partial.length > 0 ? [`channels of ${typeNames(partial)} cannot serve ${mode} calls yet`] : []),
+  ];
+  return new RelayError(501, `${subject}: ${reasons.join('; ')}`, 'channel_type_unsupported');
+}
+
+/**
+ * When no channel can take a call although enabled channels list its model, and every one of them is
+ * of a type that cannot serve the call: the 501 naming those types, so an operator's prepared channel
+ * reads as "not supported yet", never as an outage. Undefined when no enabled channel lists the model
+ * (all disabled: a 503) or one of them could serve it.
+ */
+export function unservedChannelsError(
+  index: ChannelIndex,
+  group: string,
+  model: string,
+  mode: RelayMode,
+): RelayError | undefined {
+  const types = new Set<number>();
+  for (const tier of index.tiers(group, model)) {
+    for (const member of tier.members) {
+      if (canServe(member.channel.type, mode)) return undefined;
+      types.add(member.channel.type);
+    }
+  }
+  if (types.size === 0) return undefined;
+  const sorted = [...types].sort((a, b) => a - b);
+  return unservedTypeError(
+    sorted,
+    mode,
+    `model ${model} in group ${group} has no channel the relay can serve`,
+  );
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCircuitBreaker } from './circuit-breaker.js';
+import { createCircuitBreaker, disableKeywordIn } from './circuit-breaker.js';
 
 const settings = { windowMs: 60_000, minCalls: 10, errorRate: 0.5 };
 const fail = { ok: false as const, definitive: false, reason: 'upstream answered 500' };
@@ -31,5 +31,38 @@ describe('circuit breaker', () => {
     for (let i = 0; i < 9; i++) breaker.record(1, fail, 1000);
     breaker.forget(1);
     expect(breaker.record(1, fail, 1001)).toBeUndefined();
+  });
+
+  it('trips at once when what the upstream said names a disable keyword, whatever the status', () => {
+    let keywords = ['Your credit balance is too low'];
+    const breaker = createCircuitBreaker(settings, () => keywords);
+    const lowBalance = {
+      ok: null,
+      reason: 'upstream answered 400: Your credit balance is too low to access the API.',
+      upstreamMessage: 'Your credit balance is too low to access the API.',
+    } as const;
+    expect(breaker.record(1, lowBalance, 0)).toMatch(
+      /credit balance.*keyword "Your credit balance is too low"/,
+    );
+    // Case does not matter; a 5xx that names a keyword trips without waiting for the error rate.
+    expect(
+      breaker.record(2, { ...fail, upstreamMessage: 'YOUR CREDIT BALANCE IS TOO LOW' }, 0),
+    ).toBeDefined();
+    // Other messages stay what they were: neutral, or one failure among many.
+    expect(
+      breaker.record(3, { ...lowBalance, upstreamMessage: 'max_tokens is too large' }, 0),
+    ).toBeUndefined();
+    expect(breaker.record(4, fail, 0)).toBeUndefined();
+    // The list is read at each failure: a saved change applies at once.
+    keywords = [];
+    expect(breaker.record(5, lowBalance, 0)).toBeUndefined();
+  });
+
+  it('matches keywords ignoring case and blank lines', () => {
+    expect(disableKeywordIn('Permission denied on resource', ['', ' permission DENIED '])).toBe(
+      ' permission DENIED ',
+    );
+    expect(disableKeywordIn('anything', ['', '  '])).toBeUndefined();
+    expect(disableKeywordIn('', ['x'])).toBeUndefined();
   });
 });

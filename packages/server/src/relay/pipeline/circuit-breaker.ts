@@ -1,6 +1,7 @@
 // Decides when a channel should be taken out of rotation: at once on a definitive error (the
-// upstream rejected the channel's key or its account has no quota left), or when its error rate over
-// a sliding window crosses a threshold. Pure bookkeeping; the caller does the disabling.
+// upstream rejected the channel's key or its account has no quota left, or its message names one of
+// the AutomaticDisableKeywords), or when its error rate over a sliding window crosses a threshold.
+// Pure bookkeeping; the caller does the disabling.
 
 export interface BreakerSettings {
   windowMs: number;
@@ -12,11 +13,22 @@ export interface BreakerSettings {
 
 export const DEFAULT_BREAKER: BreakerSettings = { windowMs: 60_000, minCalls: 10, errorRate: 0.5 };
 
+/**
+ * `upstreamMessage` is the upstream's own error text, unredacted: it is only matched against the
+ * disable keywords, never shown or stored (`reason` is the redacted account of the failure).
+ */
 export type AttemptOutcome =
   | { ok: true }
-  | { ok: false; definitive: boolean; reason: string }
+  | { ok: false; definitive: boolean; reason: string; upstreamMessage?: string }
   /** Neither the channel's success nor its fault (a client error, a rate limit). */
-  | { ok: null };
+  | { ok: null; reason?: string; upstreamMessage?: string };
+
+/** The first of `keywords` found in `message`, ignoring case; blank keywords never match. */
+export function disableKeywordIn(message: string, keywords: readonly string[]): string | undefined {
+  if (message === '') return undefined;
+  const text = message.toLowerCase();
+  return keywords.find((keyword) => keyword.trim() !== '' && text.includes(keyword.trim().toLowerCase()));
+}
 
 const BUCKETS = 6;
 
@@ -33,7 +45,15 @@ export interface CircuitBreaker {
   forget(channelId: number): void;
 }
 
-export function createCircuitBreaker(settings: BreakerSettings = DEFAULT_BREAKER): CircuitBreaker {
+/**
+ * `disableKeywords` (AutomaticDisableKeywords, read at each failure so a saved list applies at once):
+ * a failure whose upstream message contains one trips the breaker at once, like a definitive error,
+ * whatever its status (a 400 or a 429 included, which otherwise say nothing about the channel).
+ */
+export function createCircuitBreaker(
+  settings: BreakerSettings = DEFAULT_BREAKER,
+  disableKeywords: () => readonly string[] = () => [],
+): CircuitBreaker {
   const windows = new Map<number, Window>();
   const bucketMs = settings.windowMs / BUCKETS;
 
@@ -50,6 +70,13 @@ export function createCircuitBreaker(settings: BreakerSettings = DEFAULT_BREAKER
 
   return {
     record(channelId, outcome, nowMs) {
+      if (outcome.ok !== true) {
+        const said = outcome.upstreamMessage ?? outcome.reason ?? '';
+        const keyword = disableKeywordIn(said, disableKeywords());
+        if (keyword !== undefined) {
+          return `${outcome.reason ?? 'the upstream refused the call'} (automatic disable keyword "${keyword}")`;
+        }
+      }
       if (outcome.ok === null) return undefined;
       if (outcome.ok === false && outcome.definitive) return outcome.reason;
       let w = windows.get(channelId);

@@ -1,6 +1,7 @@
 // A relay call from authenticated caller to settled bill: price the model, check a channel exists,
 // hold quota, try channels (retrying on others, never the same one twice), then settle exactly from
 // the usage and log — or refund the hold and log the error.
+import { randomUUID } from 'node:crypto';
 import { CHANNEL_STATUS, quotaFor } from '@sluice/shared';
 import type { Pricing } from '@sluice/shared';
 import type { Hold } from '../../billing/ledger.js';
@@ -17,15 +18,24 @@ import type { CallIdentity } from '../../billing/usage-log.js';
 import { RelayError } from '../ir/errors.js';
 import type { IrError } from '../ir/errors.js';
 import type { IrRequest } from '../ir/request.js';
+import { emptyUsage } from '../ir/usage.js';
 import type { IrUsage } from '../ir/usage.js';
+import type { ChatRequest } from '../ir/chat.js';
+import type { ChatCodec, ChatWire } from '../wire/types.js';
 import type { InboundFormat } from '../inbound/types.js';
 import { adapterFor } from '../providers/registry.js';
 import type { RelayCaller } from '../auth/relay-auth.js';
 import { refuseShortQuota } from '../auth/relay-auth.js';
 import { attemptChannel } from './attempt.js';
-import type { AttemptResult, StreamBudget } from './attempt-types.js';
+import type { AttemptResult, Conversion, StreamBudget } from './attempt-types.js';
 import { autoDisableChannel } from './channel-health.js';
-import { checkModelName, hasChannel, pickChannel } from './channel-index.js';
+import {
+  checkModelName,
+  hasChannel,
+  pickChannel,
+  unservedChannelsError,
+  unservedTypeError,
+} from './channel-index.js';
 import type { ChannelIndex, RelayChannel } from './channel-index.js';
 import type { AttemptOutcome } from './circuit-breaker.js';
 import type { ClientSink } from './client-sink.js';
@@ -42,22 +52,36 @@ export interface RelayCallInput {
   requestId: string;
 }
 
-/** 404 when no channel lists the model for the group at all; 503 when its channels are all down. */
+/**
+ * 404 when no channel lists the model for the group at all; 501 naming the types when its enabled
+ * channels are all of types the relay cannot serve (yet); 503 when its channels are all down.
+ */
 const noChannel = (ir: IrRequest, group: string, index?: ChannelIndex): RelayError =>
   index && !index.listed(group, ir.model)
     ? new RelayError(404, `model ${ir.model} is not available in group ${group}`, 'model_not_found')
-    : new RelayError(
+    : ((index && unservedChannelsError(index, group, ir.model, ir.mode)) ??
+      new RelayError(
         503,
         `no channel is available for model ${ir.model} in group ${group}`,
         'model_not_available',
         'server_error',
-      );
+      ));
+
+/**
+ * The dialect a call's upstream must speak when the client's format has no codec to convert it with
+ * (Gemini's embeddings): undefined when any upstream will do. OpenAI's non-chat endpoints have none
+ * either, but adapters of other dialects convert those themselves or do not support the mode.
+ */
+const onlyDialect = (inbound: InboundFormat): ChatWire | undefined =>
+  inbound.codec || inbound.wireFormat === 'openai' ? undefined : inbound.wireFormat;
 
 /** The pinned channel, if the key pins one; otherwise checks that some channel can serve the call. */
 function firstChannel(input: RelayCallInput, index: ChannelIndex): RelayChannel | undefined {
   const { caller, ir } = input;
   if (caller.pinnedChannelId === undefined) {
-    if (!hasChannel(index, caller.group, ir.model, ir.mode)) throw noChannel(ir, caller.group, index);
+    if (!hasChannel(index, caller.group, ir.model, ir.mode, onlyDialect(input.inbound))) {
+      throw noChannel(ir, caller.group, index);
+    }
     return undefined;
   }
   const pinned = index.byId.get(caller.pinnedChannelId);
@@ -66,7 +90,7 @@ function firstChannel(input: RelayCallInput, index: ChannelIndex): RelayChannel 
   if (pinned.status !== CHANNEL_STATUS.enabled)
     throw new RelayError(403, `channel ${pinned.id} is disabled`, 'channel_disabled');
   if (!adapterFor(pinned.type)?.supports(ir.mode)) {
-    throw new RelayError(400, `channel ${pinned.id} cannot serve this endpoint`, 'channel_unsupported');
+    throw unservedTypeError([pinned.type], ir.mode, `channel ${pinned.id} cannot take this call`);
   }
   return pinned;
 }
@@ -151,6 +175,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
 
   const tried: number[] = [];
   let lastFailure: AttemptError | undefined;
+  let converting: Conversion | undefined;
   try {
     const attempts = pinned ? 1 : 1 + options.get('RetryTimes');
     for (let i = 0; i < attempts && !sink.aborted; i++) {
@@ -161,11 +186,20 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
           model: ir.model,
           mode: ir.mode,
           exclude: new Set(tried),
+          ...(onlyDialect(inbound) ? { wire: onlyDialect(inbound) } : {}),
         });
-      const adapter = channel && adapterFor(channel.type);
-      if (!channel || !adapter) break;
+      const typeAdapter = channel && adapterFor(channel.type);
+      if (!channel || !typeAdapter) break;
       tried.push(channel.id);
       const upstreamModel = channel.modelMapping.get(ir.model) ?? ir.model;
+      // Vendors whose models speak different dialects (Vertex) serve each model with its own adapter.
+      const adapter = typeAdapter.forModel?.(upstreamModel) ?? typeAdapter;
+      // OpenAI's non-chat endpoints (no codec) reach an adapter of another dialect as they are: it
+      // converts them itself (Gemini embeddings) or does not support the mode.
+      const conversion =
+        adapter.dialects.includes(inbound.wireFormat) || !inbound.codec
+          ? undefined
+          : (converting ??= conversionOf(relayed, inbound.codec));
       const result = await attemptChannel({
         rt,
         ir: relayed,
@@ -176,6 +210,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
         sink,
         startedMs: input.startedMs,
         ...(budget ? { budget } : {}),
+        ...(conversion ? { conversion } : {}),
       });
       if (result.kind === 'delivered') {
         await recordOutcome(rt, channel, result.outcome);
@@ -187,13 +222,16 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
       if (!result.failure.retry) break;
     }
   } catch (error) {
-    // A fault of our own: the hold must not stay taken.
-    await refund(input, hold, tried, {
-      status: 500,
-      message: 'internal error',
-      type: 'server_error',
-      code: null,
-    });
+    // A refusal of the client's input met while converting it, or a fault of our own: the hold must
+    // not stay taken either way.
+    await refund(
+      input,
+      hold,
+      tried,
+      error instanceof RelayError
+        ? error.toIr()
+        : { status: 500, message: 'internal error', type: 'server_error', code: null },
+    );
     throw error;
   }
 
@@ -215,6 +253,33 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
   );
 }
 
+/**
+ * How a call is converted for an upstream of another dialect: the client's request decoded once, on
+ * first use, with the output limit the upstream must get, and a fresh id for the re-encoded answer
+ * (never the client's x-request-id, which the client chose).
+ */
+function conversionOf(ir: IrRequest, codec: ChatCodec): Conversion {
+  let request: ChatRequest | undefined;
+  return {
+    request() {
+      if (request) return request;
+      const decoded = codec.decodeRequest(ir.body);
+      const limit = ir.outputLimit ?? decoded.maxOutputTokens;
+      request = Object.assign(
+        decoded,
+        { model: ir.model, stream: ir.stream },
+        limit === undefined ? {} : { maxOutputTokens: limit },
+      );
+      return request;
+    },
+    identity: {
+      id: randomUUID().replaceAll('-', ''),
+      model: ir.model,
+      created: Math.floor(Date.now() / 1000),
+    },
+  };
+}
+
 const identity = (input: RelayCallInput): CallIdentity => ({
   userId: input.caller.userId,
   username: input.caller.username,
@@ -230,7 +295,14 @@ async function finalUsage(
   input: RelayCallInput,
   result: Extract<AttemptResult, { kind: 'delivered' }>,
 ): Promise<IrUsage> {
-  if (result.usage) return result.usage;
+  if (result.usage) {
+    if (!result.interruption) return result.usage;
+    // A stream cut short reports usage so far (Anthropic's message_start says 1 output token): the
+    // client got at least what Sluice counted it was sent.
+    const sent = await result.countCompletion();
+    if (sent <= result.usage.completionTokens) return result.usage;
+    return Object.assign({}, result.usage, { completionTokens: sent });
+  }
   // No usable count from the upstream (none, or one that failed the sanity check): our own.
   const [promptTokens, completionTokens] = await Promise.all([
     input.inbound.countPromptTokens(input.ir),
@@ -252,8 +324,10 @@ async function settleDelivered(
 ): Promise<void> {
   const { rt } = input;
   const { options } = rt.ctx;
+  let billed = emptyUsage();
   try {
     const usage = await finalUsage(input, s.result);
+    billed = usage;
     // A stream ended for want of quota is billed what it delivered, never more than it held (the
     // prompt's own count may exceed the estimate the hold was sized with).
     const cost = quotaFor(usage, s.pricing);
@@ -297,7 +371,7 @@ async function settleDelivered(
   } catch (error) {
     rt.logger.error({ err: error, userId: input.caller.userId }, 'could not settle a relay call');
   } finally {
-    s.result.finish();
+    s.result.finish(billed);
   }
 }
 

@@ -10,7 +10,7 @@ import { createCredentialCache } from '../auth/credential-cache.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
 import { createChannelStore } from './channel-store.js';
 import type { ChannelStore } from './channel-store.js';
-import { createCircuitBreaker } from './circuit-breaker.js';
+import { DEFAULT_BREAKER, createCircuitBreaker } from './circuit-breaker.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { createUpstreamClient, relayTimeoutsFromEnv } from './upstream-client.js';
 import type { UpstreamClient } from './upstream-client.js';
@@ -52,7 +52,7 @@ export function relayRuntime(ctx: AppContext, logger: RelayLogger = silent): Rel
     channels: createChannelStore(ctx.db, ctx.bus, (error) =>
       runtime.logger.error({ err: error }, 'could not load the channel index'),
     ),
-    breaker: createCircuitBreaker(),
+    breaker: createCircuitBreaker(DEFAULT_BREAKER, () => ctx.options.get('AutomaticDisableKeywords')),
     ledger: createLedgerWriter(createLedgerStore(ctx), {
       bus: ctx.bus,
       onError: (error, settlement) =>

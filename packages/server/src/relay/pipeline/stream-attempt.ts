@@ -14,8 +14,13 @@ import type { UpstreamResponse } from './upstream-client.js';
 import { judgeBadAnswer, judgeFailure, redactUpstreamMessage } from './upstream-errors.js';
 
 export async function relayStream(input: AttemptInput, res: UpstreamResponse): Promise<AttemptResult> {
-  const { ir, inbound, adapter, sink, startedMs } = input;
-  const parser = adapter.createStreamParser(ir);
+  const { ir, inbound, adapter, sink, startedMs, conversion } = input;
+  const parser = adapter.createStreamParser(ir, conversion?.request());
+  // A client of another dialect gets the events re-encoded; otherwise the upstream's own bytes.
+  const encoder =
+    conversion && inbound.codec
+      ? inbound.codec.createStreamEncoder(conversion.identity, { includeUsage: ir.clientWantsUsage })
+      : undefined;
   const counter = new CompletionCounter(ir.model);
   const guard = input.budget && new OutputGuard({ ...input.budget, model: ir.model, counter });
   /** Whether the event surely may go out without asking the guard (events without text always may). */
@@ -53,9 +58,20 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
     if (event.usage) usage = event.usage;
     counter.add(event.text);
     if (event.finished) finished = true;
-    if (event.usageOnly && !ir.clientWantsUsage) return true;
-    out.push(event.raw);
-    if (!sink.streaming && (event.done || event.chunk !== undefined)) open();
+    if (encoder) {
+      if (event.deltas !== undefined && event.deltas.length > 0) {
+        out.push(Buffer.from(encoder.push(event.deltas)));
+        if (!sink.streaming) open();
+      }
+    } else {
+      if (event.usageOnly && !ir.clientWantsUsage) return true;
+      out.push(event.raw);
+      // The client's headers wait for an event with content (or the end), so a channel that fails
+      // before it can still be replaced.
+      if (!sink.streaming && (event.done || event.chunk !== undefined || (event.deltas?.length ?? 0) > 0)) {
+        open();
+      }
+    }
     if (event.done) done = true;
     return !event.done;
   };
@@ -81,9 +97,10 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
     failure = toUpstreamFailure(error, sink);
   }
 
-  // A finish reason or usage means the answer is whole even if the end marker never came.
+  // A finish reason means the answer is whole even if the end marker never came. Usage alone does not:
+  // it is usage so far (Anthropic's message_start carries one, with output_tokens 1).
   const stopped = guard?.ended === true;
-  const complete = !stopped && (done || ((finished || usage !== undefined) && problem === undefined));
+  const complete = !stopped && (done || (finished && problem === undefined));
   const clientGone = sink.aborted;
 
   if (!sink.streaming) {
@@ -102,17 +119,19 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
     await flush();
   }
 
+  const streamError = encoder ? encoder.error.bind(encoder) : inbound.streamError;
   let outcome: AttemptOutcome = { ok: true };
   let interruption: StreamInterruption | undefined;
   if (complete) {
-    if (!done) await sink.write(inbound.streamEnd);
+    // A converted stream's closing events carry the billed usage: written by finish().
+    if (!done && !encoder) await sink.write(inbound.streamEnd);
   } else if (stopped) {
     // Not the channel's fault; billed below for exactly what the client was sent.
     interruption = { by: 'quota' };
     // Whatever the upstream said it used, the client got only what was sent: Sluice counts that.
     usage = undefined;
     await sink.write(
-      inbound.streamError({
+      streamError({
         status: 403,
         message: 'the stream was stopped: the quota left does not pay for more output',
         type: 'insufficient_quota',
@@ -130,7 +149,7 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
     interruption = { by: 'upstream', reason: message };
     outcome = { ok: false, definitive: false, reason: message };
     await sink.write(
-      inbound.streamError({ status: 502, message, type: 'upstream_error', code: 'stream_interrupted' }),
+      streamError({ status: 502, message, type: 'upstream_error', code: 'stream_interrupted' }),
     );
   }
   return {
@@ -140,6 +159,9 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
     firstResponseMs,
     outcome,
     ...(interruption ? { interruption } : {}),
-    finish: () => sink.end(),
+    finish: (billed) => {
+      if (complete && encoder) void sink.write(encoder.end(billed));
+      sink.end();
+    },
   };
 }

@@ -1,6 +1,6 @@
 // How the relay reads an upstream failure: what the client sees (status after the channel's
 // status-code mapping), whether another channel may be tried, and what it says about the channel.
-import type { IrError } from '../ir/errors.js';
+import type { IrError, RelayError } from '../ir/errors.js';
 import type { UpstreamErrorInfo } from '../providers/types.js';
 import type { AttemptOutcome } from './circuit-breaker.js';
 import type { UpstreamFailure } from './upstream-client.js';
@@ -21,6 +21,8 @@ const DEFINITIVE_CODES = new Set([
   'account_deactivated',
   'billing_not_active',
   'access_terminated',
+  // Google answers an invalid key with 400 INVALID_ARGUMENT; only the ErrorInfo reason tells.
+  'API_KEY_INVALID',
 ]);
 
 /** Client-side mistakes: every channel would refuse them the same way. */
@@ -83,14 +85,17 @@ export function judgeHttpError(
         code: 'upstream_unavailable',
       },
       retry: true,
-      outcome: { ok: false, definitive: true, reason },
+      outcome: { ok: false, definitive: true, reason, upstreamMessage: info.message },
     };
   }
   const channelFault = status >= 500 || status === 408;
+  // The breaker still reads what the upstream said: a message naming one of the
+  // AutomaticDisableKeywords disables the channel whatever the status.
+  const said = { reason, upstreamMessage: info.message };
   return {
     error: { status: shown, message, type: info.type, code: info.code },
     retry: !NOT_RETRIED.has(shown),
-    outcome: channelFault ? { ok: false, definitive: false, reason } : { ok: null },
+    outcome: channelFault ? { ok: false, definitive: false, ...said } : { ok: null, ...said },
     retryAfter: shown === 429 || shown === 503 ? retryAfter : undefined,
   };
 }
@@ -112,5 +117,19 @@ export function judgeBadAnswer(problem: string, channelKey = ''): AttemptError {
     error: { status: 502, message, type: 'upstream_error', code: 'bad_upstream_response' },
     retry: true,
     outcome: { ok: false, definitive: false, reason: message },
+  };
+}
+
+/**
+ * A call that could not be built for this channel (the adapter or the conversion refused it). A 4xx is
+ * the request's, for this channel's dialect: the channel is not at fault, and one of another dialect
+ * may still serve it (so it is retried, and answered when none is left). A 5xx is the channel's
+ * configuration (an Azure channel without its endpoint): disabled with the reason, like a rejected key.
+ */
+export function judgeUnbuildable(error: RelayError): AttemptError {
+  return {
+    error: error.toIr(),
+    retry: true,
+    outcome: error.status >= 500 ? { ok: false, definitive: true, reason: error.message } : { ok: null },
   };
 }

@@ -1,5 +1,6 @@
-// The figures of one row: type, status (with the auto-disable reason), response time, groups and
-// quota. Tag rows pass their aggregated values through the same cells.
+// The figures of one row: name (marked when the relay cannot serve the type yet), type, status (with
+// the auto-disable reason), response time, groups and quota. Tag rows pass their aggregated values
+// through the same cells.
 import { Space, Tag, Tooltip, Typography } from 'antd';
 import { splitCommaList } from '@sluice/shared';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +12,7 @@ import {
   formatBalance,
   formatSeconds,
   responseTimeColor,
+  typeName,
 } from './channel-display';
 import { channelTypeUi } from './channel-type-table';
 
@@ -25,9 +27,7 @@ const FITTED = {
 export function TypeTag({ type }: { type: number }) {
   const { t } = useTranslation();
   const row = channelTypeUi(type);
-  const label = row
-    ? t(`channels.typeName.${row.value}`, { defaultValue: row.label })
-    : t('channels.unknownType');
+  const label = typeName(t, type);
   return (
     <Tag color={row?.color} title={label} style={FITTED}>
       {label}
@@ -54,6 +54,23 @@ export function StatusTag({ status, otherInfo }: { status: number; otherInfo: st
       <span tabIndex={0} aria-label={`${t('channels.status.autoDisabled')}. ${lines.join('. ')}`}>
         {tag}
       </span>
+    </Tooltip>
+  );
+}
+
+/**
+ * The mark of a channel whose type the relay cannot serve yet: an enabled one must not look healthy,
+ * since calls only it could take are refused.
+ */
+function NotServedTag({ type }: { type: number }) {
+  const { t } = useTranslation();
+  const text = t('channels.support.notSupported');
+  const hint = t('channels.support.listHint', { type: typeName(t, type) });
+  return (
+    <Tooltip title={hint}>
+      <Tag color="warning" tabIndex={0} aria-label={`${text}. ${hint}`}>
+        {text}
+      </Tag>
     </Tooltip>
   );
 }
@@ -147,10 +164,28 @@ export function QuotaCell({
 
 /**
  * The name cell: the channel's name, or a tag row's tag with its channel count. One line of inline
- * content, so the name column's ellipsis can shorten it and the tag rows' expander stays beside it.
+ * content, so the name column's ellipsis can shorten it and the tag rows' expander stays beside it;
+ * the mark of a type the relay cannot serve yet takes a second line, so it never hides the name.
  */
-export function NameCell({ name, tag, count }: { name: string; tag?: string; count?: number }) {
+export function NameCell({
+  name,
+  tag,
+  count,
+  notServedType,
+}: {
+  name: string;
+  tag?: string;
+  count?: number;
+  notServedType?: number;
+}) {
   const { t } = useTranslation();
+  const mark =
+    notServedType === undefined ? null : (
+      <>
+        <br />
+        <NotServedTag type={notServedType} />
+      </>
+    );
   if (count !== undefined) {
     const channels = t('channels.tagRow.channels', { count });
     return (
@@ -158,6 +193,7 @@ export function NameCell({ name, tag, count }: { name: string; tag?: string; cou
         <Tag color="processing">{t('channels.tagRow.label')}</Tag>
         <Typography.Text strong>{name}</Typography.Text>{' '}
         <Typography.Text type="secondary">{channels}</Typography.Text>
+        {mark}
       </span>
     );
   }
@@ -169,6 +205,7 @@ export function NameCell({ name, tag, count }: { name: string; tag?: string; cou
           #{tag}
         </Typography.Text>
       ) : null}
+      {mark}
     </span>
   );
 }

@@ -15,7 +15,7 @@ import {
   TypeTag,
 } from './channel-cells';
 import { ChannelRowActions, TagRowActions } from './channel-row-actions';
-import { channelTypeUi } from './channel-type-table';
+import { channelTypeUi, isServedType } from './channel-type-table';
 import { parseChannelInline, parseTagInline } from './inline-edit';
 import type { InlineField } from './inline-edit';
 import { InlineNumber } from './inline-number';
@@ -101,12 +101,17 @@ export function channelColumns({
       key: 'name',
       // The name takes what the other columns leave; a long one ends in an ellipsis (in full on hover).
       ellipsis: { showTitle: false },
-      render: (_, row) =>
-        isChannelTagRow(row) ? (
-          <NameCell name={row.tag} count={row.channel_count} />
+      render: (_, row) => {
+        // Channels the relay cannot serve yet are marked under their name (the only column wide
+        // enough for the words); a tag row of mixed types (type 0) says nothing of any one type.
+        const notServed =
+          !isServedType(row.type) && !(isChannelTagRow(row) && row.type === 0) ? row.type : undefined;
+        return isChannelTagRow(row) ? (
+          <NameCell name={row.tag} count={row.channel_count} notServedType={notServed} />
         ) : (
-          <NameCell name={row.name} tag={row.tag} />
-        ),
+          <NameCell name={row.name} tag={row.tag} notServedType={notServed} />
+        );
+      },
     },
     {
       title: t('channels.column.group'),

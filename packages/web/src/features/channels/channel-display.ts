@@ -1,7 +1,14 @@
 // How the list shows a channel's status, response time and balance (spec part 2 §4), apart from
 // React so the rules are tested on their own.
 import { CHANNEL_STATUS } from '@sluice/shared';
+import type { TFunction } from 'i18next';
 import { channelTypeUi } from './channel-type-table';
+
+/** The type's name in the console's language; 'unknown type' for a number the table does not know. */
+export function typeName(t: TFunction, type: number): string {
+  const row = channelTypeUi(type);
+  return row ? t(`channels.typeName.${row.value}`, { defaultValue: row.label }) : t('channels.unknownType');
+}
 
 export type StatusKind = 'enabled' | 'disabled' | 'autoDisabled' | 'unknown';
 

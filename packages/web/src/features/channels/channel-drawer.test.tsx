@@ -197,9 +197,45 @@ describe('type-driven behaviour', () => {
     await chooseType(drawer, 'Baidu Wenxin');
     expect(await within(drawer).findByText('Key format: APIKey|SecretKey')).toBeTruthy();
     await chooseType(drawer, 'Vertex AI');
-    expect(await within(drawer).findByText('Key format: service-account JSON')).toBeTruthy();
+    expect(
+      await within(drawer).findByText("The service account's JSON key, as Google Cloud downloads it."),
+    ).toBeTruthy();
+    expect(
+      within(drawer).getByText(
+        'Several keys, one JSON object per line, create one channel each; so does uploading several files.',
+      ),
+    ).toBeTruthy();
     expect(within(drawer).getByRole('button', { name: /Upload service-account JSON files/ })).toBeTruthy();
     expect((within(drawer).getByLabelText('Region') as HTMLTextAreaElement).value).toBe('us-central1');
+  });
+
+  it.each([
+    ['Anthropic Claude', 'An Anthropic API key, starting with sk-ant-.', 'sk-ant-…'],
+    ['Google Gemini', 'A Google AI Studio API key, starting with AIza.', 'AIza…'],
+    [
+      'AWS Claude',
+      'AccessKeyId|SecretAccessKey|region for an AWS access key, or apiKey|region for a Bedrock API key (region e.g. us-east-1).',
+      'AccessKeyId|SecretAccessKey|us-east-1',
+    ],
+    [
+      'Azure OpenAI',
+      'The key of the Azure OpenAI resource (Keys and Endpoint in the Azure portal); the base URL is its endpoint, e.g. https://my-resource.openai.azure.com.',
+      'Enter the key',
+    ],
+  ])('tells what the key of %s looks like', async (label, hint, placeholder) => {
+    serve();
+    const { drawer } = await openDrawer();
+    await chooseType(drawer, label);
+    expect(await within(drawer).findByText(hint)).toBeTruthy();
+    expect(within(drawer).getByLabelText('Key').getAttribute('placeholder')).toBe(placeholder);
+  });
+
+  it('gives Azure the default API version as the placeholder of its field', async () => {
+    serve();
+    const { drawer } = await openDrawer();
+    await chooseType(drawer, 'Azure OpenAI');
+    const field = await within(drawer).findByLabelText('API version');
+    expect(field.getAttribute('placeholder')).toBe('2023-06-01-preview');
   });
 
   it("asks the server for a new channel's model list, only for OpenAI, and needs a key first", async () => {
@@ -300,6 +336,64 @@ describe('type-driven behaviour', () => {
     await waitFor(() =>
       expect(JSON.parse(localStorage.getItem('channel_models') ?? 'null')).toEqual(CATALOG),
     );
+  });
+});
+
+describe('types the relay cannot serve yet', () => {
+  it('are marked in the type list, and only they', async () => {
+    serve();
+    const { drawer } = await openDrawer();
+    const select = within(drawer).getByRole('combobox', { name: 'Type' });
+    fireEvent.mouseDown(select);
+    const option = (label: string) =>
+      waitFor(() => {
+        const found = screen
+          .getAllByTitle(label)
+          .find((el) => el.classList.contains('ant-select-item-option'));
+        if (!found) throw new Error(`no option ${label}`);
+        return found;
+      });
+    fireEvent.change(select, { target: { value: 'Baidu' } });
+    expect(within(await option('Baidu Wenxin')).getByText('Not supported yet')).toBeTruthy();
+    fireEvent.change(select, { target: { value: 'Anthropic' } });
+    expect(within(await option('Anthropic Claude')).queryByText('Not supported yet')).toBeNull();
+  });
+
+  it('warn in the form and on saving, and the channel is still created', async () => {
+    const calls = serve();
+    const { drawer, saved } = await openDrawer();
+    expect(within(drawer).queryByRole('alert')).toBeNull();
+    await chooseType(drawer, 'Baidu Wenxin');
+    expect(
+      (await within(drawer).findByRole('alert')).textContent?.startsWith(
+        'Calls cannot be relayed to Baidu Wenxin channels yet. You can save this channel to prepare it',
+      ),
+    ).toBe(true);
+    type(drawer, 'Name', 'ernie');
+    type(drawer, 'Key', 'api|secret');
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Fill related models' }));
+    submit(drawer);
+    await waitFor(() => expect(sent(calls, 'POST')).toHaveLength(1));
+    expect(sent(calls, 'POST')[0]).toMatchObject({ type: 15, models: 'ERNIE-4.0-8K' });
+    expect(
+      await screen.findByText('channel created, but calls cannot be relayed to Baidu Wenxin channels yet'),
+    ).toBeTruthy();
+    expect(screen.queryByText('channel created')).toBeNull();
+    expect(saved).toHaveBeenCalledTimes(1);
+  });
+
+  it('warn when such a channel is saved again', async () => {
+    const calls = serve({ 'GET /api/channel/5': ok(channel({ type: 23, name: 'hunyuan' })) });
+    const { drawer } = await openDrawer(5);
+    await waitFor(() =>
+      expect((within(drawer).getByLabelText('Name') as HTMLInputElement).value).toBe('hunyuan'),
+    );
+    expect(within(drawer).getByRole('alert').textContent).toContain('Tencent Hunyuan');
+    submit(drawer);
+    await waitFor(() => expect(sent(calls, 'PUT')).toHaveLength(1));
+    expect(
+      await screen.findByText('channel updated, but calls cannot be relayed to Tencent Hunyuan channels yet'),
+    ).toBeTruthy();
   });
 });
 

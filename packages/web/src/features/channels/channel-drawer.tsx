@@ -11,7 +11,8 @@ import { createChannels, updateChannel, useChannelDetail } from './api';
 import { ChannelFormBody } from './channel-form-body';
 import { NEW_CHANNEL_DEFAULTS, buildChannelPayload, toFormValues } from './channel-form';
 import type { ChannelFormValues, FormError } from './channel-form';
-import { channelTypeOrDefault } from './channel-type-table';
+import { typeName } from './channel-display';
+import { channelTypeOrDefault, isServedType } from './channel-type-table';
 
 export interface ChannelDrawerProps {
   open: boolean;
@@ -44,15 +45,19 @@ export function ChannelDrawer({ open, channelId, onClose, onSaved }: ChannelDraw
       void message.error(errorText(result.error));
       return;
     }
+    // Saved all the same (an operator may prepare a channel), but never as if it would work.
+    const unserved = isServedType(values.type) ? null : { type: typeName(t, values.type) };
     setSaving(true);
     try {
       if (channelId !== undefined) {
         await updateChannel({ ...result.payload, id: channelId });
         await queryClient.invalidateQueries({ queryKey: ['channel', channelId] });
-        void message.success(t('channels.form.updated'));
+        if (unserved) void message.warning(t('channels.support.updated', unserved));
+        else void message.success(t('channels.form.updated'));
       } else {
         await createChannels(result.payload);
-        void message.success(t('channels.form.created'));
+        if (unserved) void message.warning(t('channels.support.created', unserved));
+        else void message.success(t('channels.form.created'));
       }
       onSaved();
       onClose();

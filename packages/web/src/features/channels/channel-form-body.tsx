@@ -1,6 +1,7 @@
 // The fields of the channel drawer. What differs per type (extra input in `other`, key hint and
-// upload, organization, base URL placeholder, prefilled models) comes from the type table.
-import { Col, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
+// upload, organization, base URL placeholder, prefilled models, the "not supported yet" mark of a type
+// the relay cannot serve) comes from the type table.
+import { Alert, Col, Form, Input, InputNumber, Row, Select, Space, Switch, Tag } from 'antd';
 import type { FormInstance } from 'antd';
 import { channelCreateSchema } from '@sluice/shared';
 import { useRef } from 'react';
@@ -9,7 +10,8 @@ import { zodRule } from '../../lib/form-rules';
 import { useChannelGroups, useModelCatalog } from './api';
 import { MODEL_MAPPING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, applyTypeChange } from './channel-form';
 import type { ChannelFormValues } from './channel-form';
-import { CHANNEL_TYPE_TABLE, channelTypeOrDefault } from './channel-type-table';
+import { typeName } from './channel-display';
+import { CHANNEL_TYPE_TABLE, channelTypeOrDefault, isServedType } from './channel-type-table';
 import { JsonTextField } from './json-text-field';
 import { KeyField } from './key-field';
 import { ModelsField } from './models-field';
@@ -46,9 +48,13 @@ export function ChannelFormBody({
     previousType.current = next;
   };
 
+  const notSupported = t('channels.support.notSupported');
+  // The label stays the vendor's name (what the search matches and the field shows once chosen); a
+  // type the relay cannot serve gets its mark beside it, and screen readers hear it as a description.
   const typeOptions = CHANNEL_TYPE_TABLE.map((entry) => ({
     value: entry.value,
-    label: t(`channels.typeName.${entry.value}`, { defaultValue: entry.label }),
+    label: typeName(t, entry.value),
+    ...(entry.served ? {} : { 'aria-description': notSupported }),
   }));
 
   return (
@@ -65,8 +71,32 @@ export function ChannelFormBody({
         <Input placeholder={t('channels.form.namePlaceholder')} />
       </Form.Item>
       <Form.Item name="type" label={t('channels.form.type')}>
-        <Select showSearch optionFilterProp="label" options={typeOptions} onChange={onTypeChange} />
+        <Select
+          showSearch
+          optionFilterProp="label"
+          options={typeOptions}
+          onChange={onTypeChange}
+          optionRender={(option) => (
+            <Space size={8}>
+              <span>{option.label}</span>
+              {isServedType(Number(option.value)) ? null : (
+                <Tag color="warning" style={{ marginInlineEnd: 0 }}>
+                  {notSupported}
+                </Tag>
+              )}
+            </Space>
+          )}
+        />
       </Form.Item>
+      {!isServedType(type) && (
+        <Alert
+          type="warning"
+          showIcon
+          role="alert"
+          title={t('channels.support.formWarning', { type: typeName(t, type) })}
+          style={{ marginTop: -8, marginBottom: 16 }}
+        />
+      )}
       {row.other && (
         <Form.Item
           name="other"

@@ -9,7 +9,7 @@ import {
   countKeys,
 } from './channel-form';
 import type { ChannelFormValues } from './channel-form';
-import { channelTypeUi, defaultOther, vertexRegionFor } from './channel-type-table';
+import { channelTypeUi, defaultOther, isServedType, vertexRegionFor } from './channel-type-table';
 import { buildTagEdit, tagFormInitial } from './tag-form';
 
 const MJ = ['mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_uploads'];
@@ -112,10 +112,18 @@ describe('key hints come from the type table', () => {
     expect(channelTypeUi(18)?.keyFormat).toBe('APPID|APISecret|APIKey');
     expect(channelTypeUi(22)?.keyFormat).toBe('APIKey-AppId');
     expect(channelTypeUi(23)?.keyFormat).toBe('AppId|SecretId|SecretKey');
-    expect(channelTypeUi(33)?.keyFormat).toBe('Ak|Sk|Region');
+    expect(channelTypeUi(33)?.keyFormat).toBe('AccessKeyId|SecretAccessKey|Region or APIKey|Region');
     expect(channelTypeUi(41)?.keyInput).toBe('serviceAccountJson');
     expect(channelTypeUi(1)?.keyFormat).toBeUndefined();
     expect(channelTypeUi(99)).toBeUndefined();
+  });
+});
+
+describe('which types the relay serves', () => {
+  it('marks Baidu, Midjourney, FastGPT and unknown numbers as not served, OpenAI, Claude and Gemini as served', () => {
+    for (const type of [1, 14, 24]) expect(channelTypeUi(type)?.served, `type ${type}`).toBe(true);
+    for (const type of [15, 2, 22]) expect(channelTypeUi(type)?.served, `type ${type}`).toBe(false);
+    expect(isServedType(99)).toBe(false);
   });
 });
 

@@ -1,7 +1,8 @@
 // The console's one table of channel types: everything the list and the drawer do differently per
 // type (extra input in `other`, key hint and input, prefilled models, upstream model list, balance
-// currency) is read from here, so no component tests a type number itself.
-import { CHANNEL_TYPES, channelTypeModels } from '@sluice/shared';
+// currency, whether the relay serves it yet) is read from here, so no component tests a type number
+// itself.
+import { CHANNEL_TYPES, channelTypeModels, isRelayServedType } from '@sluice/shared';
 
 /** What the `other` field means for a type; absent when the type has no extra input. */
 export interface OtherInput {
@@ -13,13 +14,22 @@ export interface OtherInput {
   multiline?: boolean;
 }
 
+/** Names the key's explanation beside the key field (channels.keyHint.<kind>). */
+export type KeyHint = 'azure' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex';
+
 export interface ChannelTypeUi {
   value: number;
+  /** The relay can call channels of this type (@sluice/shared RELAY_SUPPORT); others are only stored. */
+  served: boolean;
   /** The vendor's name, as the shared table spells it (translated in i18n when it has words). */
   label: string;
   color: string;
   /** Spec part 1 §9 key formats (shared table); shown beside the key field. */
   keyFormat?: string;
+  /** What the key is and how it is written, in words; shown instead of the bare key format. */
+  keyHint?: KeyHint;
+  /** An example of the key's shape, for the empty key field. */
+  keyPlaceholder?: string;
   /** 'serviceAccountJson': the key is JSON and may be uploaded as files (one channel per file). */
   keyInput: 'lines' | 'serviceAccountJson';
   other?: OtherInput;
@@ -59,16 +69,25 @@ const fixed =
     value;
 
 /** Per-type differences; types not listed behave as a plain OpenAI-compatible channel. */
-const DIFFERENCES: Record<number, Partial<Omit<ChannelTypeUi, 'value' | 'label'>>> = {
+const DIFFERENCES: Record<number, Partial<Omit<ChannelTypeUi, 'value' | 'label' | 'served'>>> = {
   1: { color: 'green', fetchModels: true, organization: true, balanceCurrency: '$' },
   2: { color: 'blue', fixedModels: channelTypeModels(2) },
   5: { color: 'geekblue', fixedModels: channelTypeModels(5) },
   36: { color: 'purple', fixedModels: channelTypeModels(36) },
-  3: { color: 'cyan', other: { kind: 'apiVersion', defaultFor: fixed('2023-06-01-preview') } },
+  3: {
+    color: 'cyan',
+    keyHint: 'azure',
+    other: { kind: 'apiVersion', defaultFor: fixed('2023-06-01-preview') },
+  },
+  14: { keyHint: 'anthropic', keyPlaceholder: 'sk-ant-…' },
+  24: { keyHint: 'gemini', keyPlaceholder: 'AIza…' },
+  33: { keyHint: 'bedrock', keyPlaceholder: 'AccessKeyId|SecretAccessKey|us-east-1' },
   18: { color: 'blue', other: { kind: 'sparkVersion', defaultFor: fixed('v2.1') } },
   41: {
     color: 'orange',
     keyInput: 'serviceAccountJson',
+    keyHint: 'vertex',
+    keyPlaceholder: '{"type": "service_account", "project_id": …}',
     other: { kind: 'region', defaultFor: vertexRegionFor, multiline: true },
   },
   8: { balanceCurrency: '$' },
@@ -91,6 +110,7 @@ const PALETTE = [
 
 export const CHANNEL_TYPE_TABLE: readonly ChannelTypeUi[] = CHANNEL_TYPES.map((shared, index) => ({
   value: shared.value,
+  served: isRelayServedType(shared.value),
   label: shared.label,
   color: PALETTE[index % PALETTE.length] ?? 'default',
   keyFormat: shared.keyFormat,
@@ -109,6 +129,9 @@ export const channelTypeUi = (type: number): ChannelTypeUi | undefined => BY_VAL
 /** The type's row, or the default type's (1) so a form always has something to go by. */
 export const channelTypeOrDefault = (type: number): ChannelTypeUi =>
   BY_VALUE.get(type) ?? (BY_VALUE.get(1) as ChannelTypeUi);
+
+/** Whether the relay can call channels of this type; false for a number the table does not know. */
+export const isServedType = (type: number): boolean => BY_VALUE.get(type)?.served ?? false;
 
 /** GET /api/models answer: channel type (as a string key) → known models. */
 export type ModelCatalog = Record<string, string[]>;

@@ -134,6 +134,21 @@ describe('channel table', () => {
     ).toBeTruthy();
   });
 
+  it('marks an enabled channel of a type the relay cannot serve yet, and only such channels', async () => {
+    const baidu = channel({ id: 8, name: 'prepared', type: 15 });
+    serve({ 'GET /api/channel/': ok([primary, spare, baidu]) });
+    open();
+    const row = await rowOf('prepared');
+    expect(within(row).getByText('Enabled')).toBeTruthy();
+    expect(
+      within(row).getByLabelText(
+        'Not supported yet. Calls cannot be relayed to Baidu Wenxin channels yet: calls that only this channel could take are refused (501).',
+      ),
+    ).toBeTruthy();
+    expect(within(await rowOf('primary')).queryByText('Not supported yet')).toBeNull();
+    expect(within(await rowOf('spare')).queryByText('Not supported yet')).toBeNull();
+  });
+
   it('searches with the trimmed keyword, model and group', async () => {
     const calls = serve();
     open();

@@ -116,6 +116,24 @@ export const channelsEn = {
   weightNotInteger: 'weight must be an integer',
   unknownType: 'unknown type',
   typeName: typeNameEn,
+  support: {
+    notSupported: 'Not supported yet',
+    formWarning:
+      'Calls cannot be relayed to {{type}} channels yet. You can save this channel to prepare it; calls that only it could take are refused (501) until support arrives.',
+    listHint:
+      'Calls cannot be relayed to {{type}} channels yet: calls that only this channel could take are refused (501).',
+    created: 'channel created, but calls cannot be relayed to {{type}} channels yet',
+    updated: 'channel updated, but calls cannot be relayed to {{type}} channels yet',
+  },
+  keyHint: {
+    azure:
+      'The key of the Azure OpenAI resource (Keys and Endpoint in the Azure portal); the base URL is its endpoint, e.g. https://my-resource.openai.azure.com.',
+    anthropic: 'An Anthropic API key, starting with sk-ant-.',
+    gemini: 'A Google AI Studio API key, starting with AIza.',
+    bedrock:
+      'AccessKeyId|SecretAccessKey|region for an AWS access key, or apiKey|region for a Bedrock API key (region e.g. us-east-1).',
+    vertex: "The service account's JSON key, as Google Cloud downloads it.",
+  },
   other: {
     apiVersion: {
       label: 'API version',
@@ -146,7 +164,8 @@ export const channelsEn = {
     keyEditPlaceholder: 'Leave empty to keep the current key',
     keyFormat: 'Key format: {{format}}',
     keyBatch: 'One key per line creates one channel per key.',
-    keyJsonBatch: 'Service-account JSON; upload several files to create one channel per file.',
+    keyJsonBatch:
+      'Several keys, one JSON object per line, create one channel each; so does uploading several files.',
     keyKeep: 'Leave empty to keep the current key.',
     batchCount: 'Channels to create: {{count}}, one per key',
     uploadJson: 'Upload service-account JSON files',
@@ -325,6 +344,23 @@ export const channelsZhCN: Strings<typeof channelsEn> = {
   weightNotInteger: '权重必须是整数',
   unknownType: '未知类型',
   typeName: typeNameZhCN,
+  support: {
+    notSupported: '暂不支持',
+    formWarning:
+      '暂时无法向 {{type}} 渠道转发请求。可以先保存此渠道备用；在支持之前，只有它能处理的请求会被拒绝（501）。',
+    listHint: '暂时无法向 {{type}} 渠道转发请求：只有此渠道能处理的请求会被拒绝（501）。',
+    created: '渠道已创建，但暂时无法向 {{type}} 渠道转发请求',
+    updated: '渠道已更新，但暂时无法向 {{type}} 渠道转发请求',
+  },
+  keyHint: {
+    azure:
+      'Azure OpenAI 资源的密钥（Azure 门户的“密钥和终结点”）；代理地址填资源终结点，例如 https://my-resource.openai.azure.com。',
+    anthropic: 'Anthropic API 密钥，以 sk-ant- 开头。',
+    gemini: 'Google AI Studio API 密钥，以 AIza 开头。',
+    bedrock:
+      'AWS 访问密钥填 AccessKeyId|SecretAccessKey|区域，Bedrock API 密钥填 apiKey|区域（区域例如 us-east-1）。',
+    vertex: 'Google Cloud 下载的服务账号 JSON 密钥。',
+  },
   other: {
     apiVersion: {
       label: 'API 版本',
@@ -355,7 +391,7 @@ export const channelsZhCN: Strings<typeof channelsEn> = {
     keyEditPlaceholder: '留空则保留当前密钥',
     keyFormat: '密钥格式：{{format}}',
     keyBatch: '每行一个密钥，每个密钥创建一个渠道。',
-    keyJsonBatch: '服务账号 JSON；上传多个文件可为每个文件创建一个渠道。',
+    keyJsonBatch: '多个密钥每行一个 JSON 对象，每个创建一个渠道；上传多个文件也一样。',
     keyKeep: '留空则保留当前密钥。',
     batchCount: '将创建 {{count}} 个渠道，每个密钥一个',
     uploadJson: '上传服务账号 JSON 文件',

@@ -1,5 +1,6 @@
-// The drawer's key field: one key per line creates one channel each; the type table gives the key
-// format hint, and service-account types take JSON, uploaded as one or several files.
+// The drawer's key field: one key per line creates one channel each; the type table gives the key's
+// hint (what the key is, or its bare format) and placeholder, and service-account types take JSON,
+// uploaded as one or several files.
 import { UploadOutlined } from '@ant-design/icons';
 import { Button, Form, Input, Space, Typography, theme } from 'antd';
 import { useRef } from 'react';
@@ -49,7 +50,11 @@ export function KeyField({ type, isEdit }: { type: number; isEdit: boolean }) {
   };
 
   const hints = [
-    row.keyFormat ? t('channels.form.keyFormat', { format: row.keyFormat }) : null,
+    row.keyHint
+      ? t(`channels.keyHint.${row.keyHint}`)
+      : row.keyFormat
+        ? t('channels.form.keyFormat', { format: row.keyFormat })
+        : null,
     isEdit
       ? t('channels.form.keyKeep')
       : json
@@ -79,7 +84,7 @@ export function KeyField({ type, isEdit }: { type: number; isEdit: boolean }) {
           placeholder={
             isEdit
               ? t('channels.form.keyEditPlaceholder')
-              : (row.keyFormat ?? t('channels.form.keyPlaceholder'))
+              : (row.keyPlaceholder ?? row.keyFormat ?? t('channels.form.keyPlaceholder'))
           }
           spellCheck={false}
           autoComplete="off"

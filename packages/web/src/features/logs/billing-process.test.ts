@@ -70,6 +70,56 @@ describe('per-token billing', () => {
   });
 });
 
+describe('prompt cache writes', () => {
+  // A claude-sonnet-4-5 call as the relay logs it: 10000 prompt tokens of which 6000 read from the
+  // cache and 2000 written to it, 500 completion: (2000 + 6000 × 0.1 + 2000 × 1.25 + 500 × 5) × 1.5.
+  const claude = {
+    model_ratio: 1.5,
+    model_price: -1,
+    completion_ratio: 5,
+    group_ratio: 1,
+    cache_ratio: 0.1,
+    cache_tokens: 6000,
+    cache_creation_ratio: 1.25,
+    cache_creation_tokens: 2000,
+  };
+  const call = row({ prompt_tokens: 10000, completion_tokens: 500, quota: 11400 });
+
+  it('bills them by their ratio in the formula, apart from the plain and cached prompt', () => {
+    const process = billingProcess(call, parseLogOther(JSON.stringify(claude)), 500_000);
+    expect(billingFormula(process!, t)).toBe(
+      '(prompt 2000 + cached 6000 × 0.1 + cache write 2000 × 1.25 + completion 500 × 5) × 1.5 × 1 = 11400 quota = $0.0228',
+    );
+    expect(billingFormula(process!, i18n.getFixedT('zh-CN'))).toBe(
+      '（提示 2000 + 缓存 6000 × 0.1 + 缓存写入 2000 × 1.25 + 补全 500 × 5）× 1.5 × 1 = 11400 额度 = $0.0228',
+    );
+  });
+
+  it('prices a cache-write token at the prompt price times its ratio', () => {
+    const process = billingProcess(call, parseLogOther(JSON.stringify(claude)), 500_000);
+    if (process?.kind !== 'tokens') throw new Error('per-token expected');
+    // $3 per 1M prompt tokens: reads $0.30, 5-minute writes $3.75.
+    expect(process.prices.prompt).toBe(3);
+    expect(process.prices.cached).toBeCloseTo(0.3);
+    expect(process.prices.cacheWrite).toBe(3.75);
+  });
+
+  it('counts no more cache reads and writes than the prompt had', () => {
+    const other = parseLogOther(JSON.stringify({ ...claude, cache_creation_tokens: 9000 }));
+    const process = billingProcess(call, other, 500_000);
+    if (process?.kind !== 'tokens') throw new Error('per-token expected');
+    expect(process).toMatchObject({ uncachedTokens: 0, cachedTokens: 6000, cacheWriteTokens: 4000 });
+  });
+
+  it('leaves them out of a row without cache writes', () => {
+    const other = parseLogOther(JSON.stringify({ ...claude, cache_creation_tokens: undefined }));
+    const process = billingProcess(call, other, 500_000);
+    expect(billingFormula(process!, t)).not.toContain('cache write');
+    if (process?.kind !== 'tokens') throw new Error('per-token expected');
+    expect(process.prices.cacheWrite).toBeNull();
+  });
+});
+
 describe('per-call billing', () => {
   it('multiplies the model price by the group ratio and the quota per dollar', () => {
     const other = parseLogOther(

@@ -58,6 +58,21 @@ const cases: Case[] = [
     zh: '模型倍率 0.075，补全倍率 4，分组倍率 1；缓存命中 800 Tokens，缓存倍率 0.5；客户端在流结束前断开了连接',
   },
   {
+    name: 'a Claude call that read from and wrote to the prompt cache',
+    type: LOG_TYPE.consume,
+    other: {
+      ...tokenPrices,
+      model_ratio: 1.5,
+      completion_ratio: 5,
+      cache_ratio: 0.1,
+      cache_tokens: 6000,
+      cache_creation_ratio: 1.25,
+      cache_creation_tokens: 2000,
+    },
+    en: 'Model ratio 1.5, completion ratio 5, group ratio 1; 6000 cached tokens at cache ratio 0.1; 2000 prompt tokens written to the cache at cache-write ratio 1.25',
+    zh: '模型倍率 1.5，补全倍率 5，分组倍率 1；缓存命中 6000 Tokens，缓存倍率 0.1；缓存写入 2000 Tokens，缓存写入倍率 1.25',
+  },
+  {
     name: 'a stream the upstream broke off',
     type: LOG_TYPE.consume,
     other: { ...tokenPrices, stream_interrupted: 'upstream', stream_error: 'connection reset' },

@@ -48,6 +48,12 @@ function consumptionText(other: LogOther, t: TFunction): string | null {
   if (other.cache_tokens !== undefined && other.cache_tokens > 0 && other.cache_ratio !== undefined) {
     parts.push(t('logs.text.cached', { tokens: other.cache_tokens, ratio: formatFigure(other.cache_ratio) }));
   }
+  const cacheWrites = other.cache_creation_tokens;
+  if (cacheWrites !== undefined && cacheWrites > 0 && other.cache_creation_ratio !== undefined) {
+    parts.push(
+      t('logs.text.cacheWrite', { tokens: cacheWrites, ratio: formatFigure(other.cache_creation_ratio) }),
+    );
+  }
   if (other.stream_interrupted === 'client') parts.push(t('logs.text.clientLeft'));
   if (other.stream_interrupted === 'quota') parts.push(t('logs.text.quotaStopped'));
   if (other.stream_interrupted === 'upstream') {

@@ -25,6 +25,7 @@ const pricing = (modelRatio: number) => ({
   completionRatio: 2,
   groupRatio: 1,
   cacheRatio: 1,
+  cacheWriteRatio: 1.25,
 });
 
 describe.each(testDialects())('audio endpoints through the relay on %s', (dialect) => {

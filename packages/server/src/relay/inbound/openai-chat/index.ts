@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { countTokens } from '../../../billing/token-counter.js';
 import type { IrRequest } from '../../ir/request.js';
 import type { InboundFormat } from '../types.js';
+import { openAiChatCodec } from '../../wire/openai/index.js';
 import {
   OPENAI_STREAM_END,
   contentLength,
@@ -38,6 +39,7 @@ const REPLY_PRIMING = 3;
 export const openAiChat: InboundFormat = {
   mode: 'chat',
   wireFormat: 'openai',
+  codec: openAiChatCodec,
   parse(body, raw) {
     const req = parseOrThrow(chatRequest, body);
     const maxTokens = req.max_completion_tokens ?? req.max_tokens ?? undefined;

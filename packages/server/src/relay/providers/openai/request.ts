@@ -1,8 +1,11 @@
 // OpenAI-compatible upstream calls: base URL + the endpoint's path, Bearer key, optional organization.
 // The client's bytes go out unchanged unless a field has to change (mapped model, stream usage).
 import type { IrRequest, RelayMode, UpstreamRequest } from '../../ir/request.js';
+import type { ChatRequest } from '../../ir/chat.js';
+import { encodeOpenAiChatRequest } from '../../wire/openai/request.js';
 import type { ChannelTarget } from '../types.js';
 import { replaceFormField } from './multipart.js';
+import { responsesBody } from './responses.js';
 
 export const OPENAI_PATHS: Record<RelayMode, string> = {
   chat: '/v1/chat/completions',
@@ -25,6 +28,16 @@ export interface OpenAiOptions {
    * models refuse max_tokens, while other vendors know only max_tokens (Mistral refuses unknown fields).
    */
   limitField: 'max_tokens' | 'max_completion_tokens';
+  /** The vendor serves the Responses API at /v1/responses (OpenAI itself; most compatible vendors do not). */
+  speaksResponses: boolean;
+  /**
+   * Where a call to one of OpenAI's paths (`OPENAI_PATHS`, `/v1/responses`) goes, for a vendor that
+   * serves the API under URLs of its own (Azure: per-deployment paths with an api-version). Default:
+   * the channel's base URL (or `defaultBaseUrl`) + the path.
+   */
+  url?: (channel: ChannelTarget, path: string, upstreamModel: string) => string;
+  /** How the key travels: OpenAI's `Authorization: Bearer` (default) or Azure's `api-key` header. */
+  keyHeader?: 'api-key';
 }
 
 export const joinUrl = (base: string, path: string): string => `${base.replace(/\/+$/, '')}${path}`;
@@ -118,7 +131,9 @@ export function openaiHeaders(
   stream: boolean,
   contentType = 'application/json',
   accept = stream ? 'text/event-stream' : 'application/json',
+  keyHeader?: OpenAiOptions['keyHeader'],
 ): Record<string, string> {
+  if (keyHeader === 'api-key') return { 'content-type': contentType, 'api-key': channel.key, accept };
   const headers: Record<string, string> = {
     'content-type': contentType,
     authorization: `Bearer ${channel.key}`,
@@ -128,16 +143,56 @@ export function openaiHeaders(
   return headers;
 }
 
+/** The URL of a call to `path` (one of OpenAI's) on `channel`. */
+const urlOf = (
+  channel: ChannelTarget,
+  path: string,
+  upstreamModel: string,
+  options: OpenAiOptions,
+): string =>
+  options.url
+    ? options.url(channel, path, upstreamModel)
+    : joinUrl(channel.baseUrl || options.defaultBaseUrl, path);
+
+/** A chat call from a client of another dialect, encoded from the neutral request. */
+export function buildConvertedRequest(
+  chat: ChatRequest,
+  ir: IrRequest,
+  channel: ChannelTarget,
+  upstreamModel: string,
+  options: OpenAiOptions,
+): UpstreamRequest {
+  const body = encodeOpenAiChatRequest(chat, { model: upstreamModel, streamUsage: options.askStreamUsage });
+  if (options.limitField !== 'max_tokens' && body.max_tokens !== undefined) {
+    body[options.limitField] = body.max_tokens;
+    delete body.max_tokens;
+  }
+  return {
+    url: urlOf(channel, OPENAI_PATHS.chat, upstreamModel, options),
+    method: 'POST',
+    headers: openaiHeaders(channel, ir.stream, undefined, undefined, options.keyHeader),
+    body: JSON.stringify(body),
+  };
+}
+
 export function buildOpenAiRequest(
   ir: IrRequest,
   channel: ChannelTarget,
   upstreamModel: string,
   options: OpenAiOptions,
 ): UpstreamRequest {
+  if (ir.wire === 'responses') {
+    return {
+      url: urlOf(channel, '/v1/responses', upstreamModel, options),
+      method: 'POST',
+      headers: openaiHeaders(channel, ir.stream, undefined, undefined, options.keyHeader),
+      body: responsesBody(ir, upstreamModel),
+    };
+  }
   return {
-    url: joinUrl(channel.baseUrl || options.defaultBaseUrl, OPENAI_PATHS[ir.mode]),
+    url: urlOf(channel, OPENAI_PATHS[ir.mode], upstreamModel, options),
     method: 'POST',
-    headers: openaiHeaders(channel, ir.stream, ir.contentType, acceptFor(ir)),
+    headers: openaiHeaders(channel, ir.stream, ir.contentType, acceptFor(ir), options.keyHeader),
     body: ir.contentType
       ? uploadBody(ir, upstreamModel)
       : openaiBody(ir, upstreamModel, options.askStreamUsage, options.limitField),

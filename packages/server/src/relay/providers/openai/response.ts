@@ -1,24 +1,16 @@
 // Reading OpenAI-format answers: usage, generated text and error details.
-import { trustedUsage } from '../../ir/usage.js';
-import type { IrUsage } from '../../ir/usage.js';
+import { decodeOpenAiChatAnswer, openAiUsage } from '../../wire/openai/answer.js';
 import type { ParsedResponse, UpstreamErrorInfo } from '../types.js';
 
 type Json = Record<string, unknown>;
 
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /**
  * OpenAI's usage object; cached tokens are already inside prompt_tokens. Undefined when there is
  * none or its counts are not believable, so the call is billed by Sluice's own count.
  */
-export function readUsage(value: unknown): IrUsage | undefined {
-  if (!isRecord(value)) return undefined;
-  const details = isRecord(value.prompt_tokens_details) ? value.prompt_tokens_details : {};
-  return trustedUsage({
-    prompt: value.prompt_tokens,
-    completion: value.completion_tokens,
-    cached: details.cached_tokens,
-  });
-}
+export const readUsage = openAiUsage;
 
 function toolCallText(calls: unknown): string {
   if (!Array.isArray(calls)) return '';
@@ -53,12 +45,18 @@ export function choicesText(choices: unknown): string {
   return text;
 }
 
-export function parseOpenAiResponse(body: Buffer): ParsedResponse {
+/** A chat or completions answer; with `convert`, its neutral form too (chat only). */
+export function parseOpenAiResponse(body: Buffer, convert = false): ParsedResponse {
   const parsed: unknown = JSON.parse(body.toString('utf8'));
   if (!isRecord(parsed)) throw new Error('the answer is not a JSON object');
   if (!Array.isArray(parsed.choices)) throw new Error('the answer has no choices');
   const usage = readUsage(parsed.usage);
-  return { usage, text: choicesText(parsed.choices), body };
+  return {
+    usage,
+    text: choicesText(parsed.choices),
+    body,
+    answer: convert ? decodeOpenAiChatAnswer(parsed) : undefined,
+  };
 }
 
 const MAX_ERROR_TEXT = 500;

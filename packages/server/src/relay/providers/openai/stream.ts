@@ -6,6 +6,7 @@ import { SseDecoder } from '../../sse.js';
 import type { SseEvent } from '../../sse.js';
 import type { StreamParser } from '../types.js';
 import { choicesText, readUsage } from './response.js';
+import { openAiChunkDeltas } from '../../wire/openai/index.js';
 
 const DONE = Buffer.from('[DONE]');
 
@@ -33,9 +34,11 @@ const irEvent = (raw: Buffer, e: Partial<Omit<IrStreamEvent, 'raw'>> = {}): IrSt
   usageOnly: e.usageOnly ?? false,
   finished: e.finished ?? false,
   error: e.error,
+  deltas: e.deltas,
 });
 
-export function toOpenAiEvent(event: SseEvent): IrStreamEvent {
+/** One upstream event; with `convert`, its neutral deltas too (for a client of another dialect). */
+export function toOpenAiEvent(event: SseEvent, convert = false): IrStreamEvent {
   const { raw, data } = event;
   if (data === undefined || data.length === 0) return irEvent(raw);
   if (data.equals(DONE)) return irEvent(raw, { done: true });
@@ -61,13 +64,15 @@ export function toOpenAiEvent(event: SseEvent): IrStreamEvent {
     // still the usage chunk, stripped for clients that did not ask for it.
     usageOnly: isRecord(chunk.usage) && Array.isArray(choices) && choices.length === 0,
     finished: hasFinishReason(choices),
+    deltas: convert ? openAiChunkDeltas(chunk) : undefined,
   });
 }
 
-export function createOpenAiStreamParser(): StreamParser {
+export function createOpenAiStreamParser(convert = false): StreamParser {
   const decoder = new SseDecoder();
+  const read = (event: SseEvent) => toOpenAiEvent(event, convert);
   return {
-    push: (chunk) => decoder.push(chunk).map(toOpenAiEvent),
-    end: () => decoder.end().map(toOpenAiEvent),
+    push: (chunk) => decoder.push(chunk).map(read),
+    end: () => decoder.end().map(read),
   };
 }

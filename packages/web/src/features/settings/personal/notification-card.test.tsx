@@ -135,6 +135,26 @@ describe('notification settings card', () => {
     });
   });
 
+  it('keeps the switches a classic console stored when it saves the warning settings', async () => {
+    const stored = {
+      notify_type: 'email',
+      quota_warning_threshold: 1000,
+      webhook_url: '',
+      webhook_secret: '',
+      notification_email: '',
+      accept_unset_model_ratio_model: true,
+      record_ip_log: false,
+    };
+    const calls = serve({ ...me, setting: JSON.stringify(stored) });
+    renderPage(<PersonalTab />, { path: '/setting' });
+    const card = await notificationCard();
+    fireEvent.change(within(card).getByLabelText('Quota warning threshold'), { target: { value: '5000' } });
+    save(card);
+    await waitFor(() => expect(settingPuts(calls)).toHaveLength(1));
+    // Saving here must not switch IP logging back on behind the user's back.
+    expect(settingPuts(calls)[0]).toEqual({ ...stored, quota_warning_threshold: 5000 });
+  });
+
   it('shows the stored settings, in Chinese too', async () => {
     serve({
       ...me,

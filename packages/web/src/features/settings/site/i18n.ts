@@ -68,6 +68,7 @@ export const siteSettingsEn = {
     QuotaRemindThreshold: 'Low quota email reminder threshold',
     AutomaticDisableChannelEnabled: 'Disable a channel automatically when it fails',
     AutomaticEnableChannelEnabled: 'Re-enable a channel automatically when it recovers',
+    AutomaticDisableKeywords: 'Keywords that disable a channel',
     QuotaForNewUser: 'Initial quota of new users',
     PreConsumedQuota: 'Quota reserved per request',
     DefaultMaxTokens: 'Output tokens held when a call sets no limit',
@@ -77,6 +78,8 @@ export const siteSettingsEn = {
     ModelPrice: 'Model fixed prices (per call, US dollars)',
     ModelRatio: 'Model ratios',
     CompletionRatio: 'Completion ratios',
+    CacheRatio: 'Cache read ratios',
+    CreateCacheRatio: 'Cache write ratios',
     GroupRatio: 'Group ratios',
     UserUsableGroups: 'Groups users may choose',
     TopupGroupRatio: 'Top-up group ratios',
@@ -144,6 +147,8 @@ export const siteSettingsEn = {
     QuotaPerUnit: 'How many quota units one US dollar buys (default 500000).',
     RetryTimes: 'How many other channels a failed call tries before giving up.',
     SensitiveWords: 'One word per line.',
+    AutomaticDisableKeywords:
+      'One phrase per line. With automatic disabling on, an upstream error containing one (any case) disables its channel at once.',
     LogRetentionDays: 'Older logs are deleted regularly; 0 keeps them forever.',
     DataExportInterval: 'How often usage is added to the dashboard; at least 1 minute.',
     ChannelDisableThreshold:
@@ -155,6 +160,10 @@ export const siteSettingsEn = {
     ModelPrice: 'A JSON object of model → US dollars per call; these models are billed per call.',
     ModelRatio: 'A JSON object of model → ratio; ratio 1 is $2 per million prompt tokens.',
     CompletionRatio: 'A JSON object of model → completion ratio (completion price ÷ prompt price).',
+    CacheRatio:
+      'A JSON object of model → price of a prompt token read from the vendor’s cache ÷ prompt price. A model not listed pays the full prompt price (1).',
+    CreateCacheRatio:
+      'A JSON object of model → price of a prompt token written to the vendor’s cache ÷ prompt price. A model not listed pays 1.25, Anthropic’s 5-minute cache-write price.',
     GroupRatio: 'A JSON object of group → ratio; every price is multiplied by the caller’s group ratio.',
     UserUsableGroups: 'A JSON object of group → description: the groups users may pick for their tokens.',
     TopupGroupRatio: 'A JSON object of group → ratio applied to the top-up price.',
@@ -262,6 +271,7 @@ export const siteSettingsZhCN: Strings<typeof siteSettingsEn> = {
     QuotaRemindThreshold: '额度不足邮件提醒阈值',
     AutomaticDisableChannelEnabled: '渠道失败时自动禁用',
     AutomaticEnableChannelEnabled: '渠道恢复时自动启用',
+    AutomaticDisableKeywords: '自动禁用关键词',
     QuotaForNewUser: '新用户初始额度',
     PreConsumedQuota: '请求预扣额度',
     DefaultMaxTokens: '未设上限时预扣的输出 Tokens',
@@ -271,6 +281,8 @@ export const siteSettingsZhCN: Strings<typeof siteSettingsEn> = {
     ModelPrice: '模型固定价格（每次调用，美元）',
     ModelRatio: '模型倍率',
     CompletionRatio: '补全倍率',
+    CacheRatio: '缓存读取倍率',
+    CreateCacheRatio: '缓存写入倍率',
     GroupRatio: '分组倍率',
     UserUsableGroups: '用户可选分组',
     TopupGroupRatio: '充值分组倍率',
@@ -335,6 +347,8 @@ export const siteSettingsZhCN: Strings<typeof siteSettingsEn> = {
     QuotaPerUnit: '一美元可兑换的额度（默认 500000）。',
     RetryTimes: '调用失败时最多再尝试多少个其他渠道。',
     SensitiveWords: '每行一个词。',
+    AutomaticDisableKeywords:
+      '每行一个。开启自动禁用时，上游错误信息包含其中之一（不区分大小写）的渠道会被立即禁用。',
     LogRetentionDays: '定期删除更早的日志；0 表示永久保留。',
     DataExportInterval: '使用数据汇总到看板的间隔，至少 1 分钟。',
     ChannelDisableThreshold: '渠道测试慢于该时间即视为失败，用于自动禁用和自动启用。',
@@ -345,6 +359,10 @@ export const siteSettingsZhCN: Strings<typeof siteSettingsEn> = {
     ModelPrice: '模型 → 每次调用美元价格的 JSON 对象；这些模型按次计费。',
     ModelRatio: '模型 → 倍率的 JSON 对象；倍率 1 即每百万提示 token 2 美元。',
     CompletionRatio: '模型 → 补全倍率的 JSON 对象（补全价格 ÷ 提示价格）。',
+    CacheRatio:
+      '模型 → 缓存读取倍率的 JSON 对象（从厂商缓存读取的提示 token 价格 ÷ 提示价格）。未列出的模型按完整提示价格（1）计费。',
+    CreateCacheRatio:
+      '模型 → 缓存写入倍率的 JSON 对象（写入厂商缓存的提示 token 价格 ÷ 提示价格）。未列出的模型按 1.25 计费，即 Anthropic 5 分钟缓存的写入价格。',
     GroupRatio: '分组 → 倍率的 JSON 对象；所有价格都乘以调用者所在分组的倍率。',
     UserUsableGroups: '分组 → 描述的 JSON 对象：用户可为令牌选择的分组。',
     TopupGroupRatio: '分组 → 倍率的 JSON 对象，作用于充值价格。',

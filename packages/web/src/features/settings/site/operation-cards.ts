@@ -73,6 +73,7 @@ export const OPERATION_CARDS: CardDesc[] = [
     fields: [
       ...numbers('ChannelDisableThreshold', 'QuotaRemindThreshold'),
       ...switches('AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled'),
+      { key: 'AutomaticDisableKeywords', kind: 'textarea', rows: 6 },
     ],
   },
   {
@@ -89,6 +90,8 @@ export const OPERATION_CARDS: CardDesc[] = [
       json('ModelPrice', 8),
       json('ModelRatio', 10),
       json('CompletionRatio', 8),
+      json('CacheRatio', 8),
+      json('CreateCacheRatio', 8),
       json('GroupRatio', 5),
       json('UserUsableGroups', 5),
       json('TopupGroupRatio', 5),

@@ -151,3 +151,19 @@ describe('request rate limit card', () => {
     expect(within(general).getByLabelText('文档地址')).toBeTruthy();
   });
 });
+
+describe('monitoring card', () => {
+  it('shows the disable keywords one per line and saves the edited list as typed', async () => {
+    const calls = serve(defaults());
+    renderPage(<OperationTab />, { path: '/setting' });
+    const monitoring = await card('Monitoring');
+    const keywords = within(monitoring).getByLabelText('Keywords that disable a channel');
+    expect((keywords as HTMLTextAreaElement).value.split('\n')).toContain('Your credit balance is too low');
+    type(monitoring, 'Keywords that disable a channel', 'Your credit balance is too low\nspend cap reached');
+    save(monitoring);
+    expect(await screen.findByText('save success')).toBeTruthy();
+    expect(puts(calls)).toEqual([
+      { key: 'AutomaticDisableKeywords', value: 'Your credit balance is too low\nspend cap reached' },
+    ]);
+  });
+});

@@ -145,6 +145,25 @@ describe('JSON fields', () => {
     expect(puts(calls)).toHaveLength(0);
   });
 
+  it('edit the cache read and write ratios beside the other ratios', async () => {
+    const calls = serve();
+    renderPage(<OperationTab />, { path: '/setting' });
+    const ratios = await card('Ratios');
+    const reads = within(ratios).getByLabelText('Cache read ratios') as HTMLTextAreaElement;
+    const writes = within(ratios).getByLabelText('Cache write ratios') as HTMLTextAreaElement;
+    expect(JSON.parse(reads.value)).toMatchObject({ 'claude-sonnet-4-5': 0.1, 'gemini-2.5-pro': 0.25 });
+    expect(JSON.parse(writes.value)).toMatchObject({ 'claude-sonnet-4-5': 1.25 });
+    expect(
+      within(ratios).getByText(/A model not listed pays 1.25, Anthropic’s 5-minute cache-write price/),
+    ).toBeTruthy();
+
+    type(ratios, 'Cache write ratios', '{"claude-sonnet-4-5": 2}');
+    save(ratios);
+    expect(await screen.findByText('save success')).toBeTruthy();
+    // JSON is sent compact.
+    expect(puts(calls)).toEqual([{ key: 'CreateCacheRatio', value: '{"claude-sonnet-4-5":2}' }]);
+  });
+
   it('word the top-up group ratio error on its own', async () => {
     serve();
     renderPage(<SystemTab />, { path: '/setting' });

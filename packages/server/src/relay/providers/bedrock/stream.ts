@@ -1,0 +1,127 @@
+// InvokeModelWithResponseStream → relay stream events. Each `chunk` event carries
+// {"bytes": base64(<Anthropic stream event JSON>)}; that event goes through the Anthropic codec's
+// decoder as the server-sent event Anthropic would have sent, and those SSE bytes are what a Claude
+// client receives. Exceptions in the stream (throttlingException, modelStreamErrorException, …) end it.
+import type { IrStreamEvent } from '../../ir/stream.js';
+import type { SseEvent } from '../../sse.js';
+import { anthropicCodec } from '../../wire/anthropic/index.js';
+import type { ChatRequest } from '../../ir/chat.js';
+import { toolNameRestorer } from '../anthropic/index.js';
+import type { StreamParser } from '../types.js';
+import type { EventStreamItem } from './event-stream.js';
+import { EventStreamDecoder } from './event-stream.js';
+
+const EMPTY = Buffer.alloc(0);
+/** Anthropic writes `type` first; the fallback parses the event when it does not. */
+const LEADING_TYPE = /^\s*\{\s*"type"\s*:\s*"([A-Za-z_]+)"/;
+
+/** One literal with every field in one order (see "One shape per object" in docs/relay-design.md). */
+const failed = (error: string): IrStreamEvent => ({
+  raw: EMPTY,
+  chunk: undefined,
+  done: false,
+  text: '',
+  usage: undefined,
+  usageOnly: false,
+  finished: false,
+  error,
+  deltas: undefined,
+});
+
+function eventType(json: string): string {
+  const match = LEADING_TYPE.exec(json);
+  if (match) return match[1] as string;
+  try {
+    const parsed = JSON.parse(json) as { type?: unknown };
+    return typeof parsed.type === 'string' ? parsed.type : 'message';
+  } catch {
+    return 'message';
+  }
+}
+
+/** A message payload as text, without copying it. */
+const utf8 = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+
+/** The Anthropic event inside a chunk's payload, as the server-sent event Anthropic streams. */
+function sseEventOf(payload: Uint8Array): SseEvent | string {
+  let bytes: unknown;
+  try {
+    bytes = (JSON.parse(utf8(payload)) as { bytes?: unknown }).bytes;
+  } catch {
+    return 'the upstream sent a stream chunk that is not valid JSON';
+  }
+  if (typeof bytes !== 'string') return 'the upstream sent a stream chunk without bytes';
+  const json = Buffer.from(bytes, 'base64').toString('utf8');
+  const type = eventType(json);
+  if (json.includes('\n')) {
+    // SSE data lines cannot hold a line break: a multi-line payload takes one data line per line.
+    const lines = json.split('\n').join('\ndata: ');
+    return { raw: Buffer.from(`event: ${type}\ndata: ${lines}\n\n`), data: Buffer.from(json), event: type };
+  }
+  const head = `event: ${type}\ndata: `;
+  const raw = Buffer.from(`${head}${json}\n\n`);
+  return { raw, data: raw.subarray(Buffer.byteLength(head), raw.length - 2), event: type };
+}
+
+/** What an exception's payload says: {"message": …} (model stream errors add the model's own status). */
+function exceptionText(type: string, payload: Uint8Array): string {
+  let message = '';
+  try {
+    const parsed = JSON.parse(utf8(payload)) as { message?: unknown };
+    if (typeof parsed.message === 'string') message = parsed.message;
+  } catch {
+    message = '';
+  }
+  return `${message || 'the upstream reported an error'} (${type || 'exception'})`;
+}
+
+export function bedrockStreamParser(chat?: ChatRequest): StreamParser {
+  const frames = new EventStreamDecoder();
+  const decoder = anthropicCodec.createStreamDecoder();
+  const restore = toolNameRestorer(chat);
+
+  const read = (item: EventStreamItem): IrStreamEvent | undefined => {
+    switch (item.kind) {
+      case 'malformed':
+        return failed(item.message);
+      case 'error':
+        return failed(`${item.message || 'the upstream reported an error'} (${item.code || 'error'})`);
+      case 'exception':
+        return failed(exceptionText(item.exceptionType, item.payload));
+      case 'event':
+        break;
+    }
+    // Event types other than chunk are not part of the answer.
+    if (item.eventType !== 'chunk') return undefined;
+    const sse = sseEventOf(item.payload);
+    if (typeof sse === 'string') return failed(sse);
+    const d = decoder.decode(sse);
+    if (restore) {
+      for (const delta of d.deltas) {
+        if (delta.type === 'tool_call' && delta.name !== undefined) delta.name = restore(delta.name);
+      }
+    }
+    return {
+      raw: sse.raw,
+      chunk: undefined,
+      done: d.done,
+      text: d.text,
+      usage: d.usage,
+      usageOnly: d.usageOnly,
+      finished: d.finished,
+      error: d.error,
+      deltas: d.deltas,
+    };
+  };
+
+  const readAll = (items: EventStreamItem[]): IrStreamEvent[] => {
+    const events: IrStreamEvent[] = [];
+    for (const item of items) {
+      const event = read(item);
+      if (event) events.push(event);
+    }
+    return events;
+  };
+  return { push: (chunk) => readAll(frames.push(chunk)), end: () => readAll(frames.end()) };
+}

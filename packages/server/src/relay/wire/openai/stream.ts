@@ -1,0 +1,169 @@
+// OpenAI Chat Completions streams ⇄ neutral deltas: what a chunk means, and chunks for OpenAI clients.
+import type { ChatDelta, StreamIdentity } from '../../ir/chat.js';
+import type { IrError } from '../../ir/errors.js';
+import type { IrUsage } from '../../ir/usage.js';
+import { SSE_DONE, sseData } from '../../sse.js';
+import type { SseEvent } from '../../sse.js';
+import type { ChatStreamDecoder, ChatStreamEncoder, DecodedStreamEvent } from '../types.js';
+import { decodeFinishReason, encodeOpenAiUsage, openAiUsage } from './answer.js';
+import { isRecord } from '../json.js';
+import type { Json } from '../json.js';
+
+const DONE = '[DONE]';
+
+/** The steps one chunk carries (its first choice: the relay asks for one). */
+export function openAiChunkDeltas(chunk: Json): ChatDelta[] {
+  const deltas: ChatDelta[] = [];
+  const choice: unknown = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+  if (!isRecord(choice)) return deltas;
+  const delta = isRecord(choice.delta) ? choice.delta : {};
+  const reasoning = delta.reasoning_content ?? delta.reasoning;
+  if (typeof reasoning === 'string' && reasoning !== '') deltas.push({ type: 'reasoning', text: reasoning });
+  if (typeof delta.content === 'string' && delta.content !== '')
+    deltas.push({ type: 'text', text: delta.content });
+  if (Array.isArray(delta.tool_calls)) {
+    for (const call of delta.tool_calls) {
+      if (!isRecord(call)) continue;
+      const fn = isRecord(call.function) ? call.function : {};
+      deltas.push({
+        type: 'tool_call',
+        index: typeof call.index === 'number' ? call.index : 0,
+        ...(typeof call.id === 'string' ? { id: call.id } : {}),
+        ...(typeof fn.name === 'string' ? { name: fn.name } : {}),
+        arguments: typeof fn.arguments === 'string' ? fn.arguments : '',
+      });
+    }
+  }
+  if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') {
+    deltas.push({ type: 'finish', reason: decodeFinishReason(choice.finish_reason) });
+  }
+  return deltas;
+}
+
+const deltaText = (deltas: ChatDelta[]): string => {
+  let text = '';
+  for (const d of deltas) {
+    if (d.type === 'text' || d.type === 'reasoning') text += d.text;
+    else if (d.type === 'tool_call') text += (d.name ?? '') + d.arguments;
+  }
+  return text;
+};
+
+const decoded = (e: Partial<DecodedStreamEvent>): DecodedStreamEvent => ({
+  deltas: e.deltas ?? [],
+  usage: e.usage,
+  usageOnly: e.usageOnly ?? false,
+  finished: e.finished ?? false,
+  done: e.done ?? false,
+  text: e.text ?? '',
+  error: e.error,
+});
+
+export function createOpenAiChatDecoder(): ChatStreamDecoder {
+  return {
+    decode(event: SseEvent): DecodedStreamEvent {
+      const data = event.data?.toString('utf8');
+      if (data === undefined || data === '') return decoded({});
+      if (data === DONE) return decoded({ done: true });
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(data);
+      } catch {
+        return decoded({ error: 'the upstream sent an event that is not valid JSON' });
+      }
+      if (!isRecord(chunk)) return decoded({ error: 'the upstream sent an event that is not a JSON object' });
+      if (isRecord(chunk.error)) {
+        const message = typeof chunk.error.message === 'string' ? chunk.error.message : 'upstream error';
+        return decoded({ error: message });
+      }
+      const deltas = openAiChunkDeltas(chunk);
+      return decoded({
+        deltas,
+        usage: openAiUsage(chunk.usage),
+        usageOnly: isRecord(chunk.usage) && Array.isArray(chunk.choices) && chunk.choices.length === 0,
+        finished: deltas.some((d) => d.type === 'finish'),
+        text: deltaText(deltas),
+      });
+    },
+  };
+}
+
+/** Chunks for an OpenAI chat client: a role chunk first, one chunk per step, usage and [DONE] last. */
+export function createOpenAiChatEncoder(
+  identity: StreamIdentity,
+  options: { includeUsage: boolean },
+): ChatStreamEncoder {
+  const id = `chatcmpl-${identity.id}`;
+  let started = false;
+  let finished = false;
+  /** Tool calls announced so far, by their upstream index → the index the client sees. */
+  const toolIndex = new Map<number, number>();
+  const chunk = (delta: Json, finishReason: string | null = null): string =>
+    sseData(
+      JSON.stringify({
+        id,
+        object: 'chat.completion.chunk',
+        created: identity.created,
+        model: identity.model,
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      }),
+    );
+  return {
+    push(deltas) {
+      let out = '';
+      if (!started) {
+        started = true;
+        out += chunk({ role: 'assistant', content: '' });
+      }
+      for (const d of deltas) {
+        if (d.type === 'text') out += chunk({ content: d.text });
+        else if (d.type === 'reasoning') {
+          if (d.text !== '') out += chunk({ reasoning_content: d.text });
+        } else if (d.type === 'tool_call') {
+          let index = toolIndex.get(d.index);
+          const first = index === undefined;
+          if (index === undefined) {
+            index = toolIndex.size;
+            toolIndex.set(d.index, index);
+          }
+          const call: Json = first
+            ? {
+                index,
+                id: d.id ?? `call_${identity.id}_${index}`,
+                type: 'function',
+                function: { name: d.name ?? '', arguments: d.arguments },
+              }
+            : { index, function: { arguments: d.arguments } };
+          out += chunk({ tool_calls: [call] });
+        } else {
+          finished = true;
+          out += chunk({}, d.reason);
+        }
+      }
+      return out;
+    },
+    end(usage: IrUsage) {
+      let out = started ? '' : this.push([]);
+      // An upstream that ended without a finish reason still ends the answer normally for the client.
+      if (!finished) out += this.push([{ type: 'finish', reason: 'stop' }]);
+      if (options.includeUsage) {
+        out += sseData(
+          JSON.stringify({
+            id,
+            object: 'chat.completion.chunk',
+            created: identity.created,
+            model: identity.model,
+            choices: [],
+            usage: encodeOpenAiUsage(usage),
+          }),
+        );
+      }
+      return out + SSE_DONE;
+    },
+    error(error: IrError) {
+      return sseData(
+        JSON.stringify({ error: { message: error.message, type: error.type, code: error.code } }),
+      );
+    },
+  };
+}
