@@ -32,6 +32,8 @@ export interface MockSettings {
   models: string[];
   /** Model ids (without "models/") listed by Gemini's GET /v1beta/models. */
   geminiModels: string[];
+  /** Model ids listed by Anthropic's GET /v1/models, most recent first. */
+  anthropicModels: string[];
   billing: { hardLimitUsd: number; usedUsd: number };
   /** Vertex service accounts and the access tokens issued to them (kept across reset()). */
   vertex: VertexAccounts;

@@ -48,3 +48,4 @@ export { IMAGE_OUTPUT_TOKENS, MOCK_PNG } from './routes/images.js';
 export { mockRelevance } from './routes/rerank.js';
 export { DEFAULT_MODELS } from './routes/models.js';
 export { DEFAULT_GEMINI_MODELS } from './routes/gemini-models.js';
+export { DEFAULT_ANTHROPIC_MODELS } from './routes/anthropic.js';

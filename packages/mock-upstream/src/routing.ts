@@ -4,7 +4,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { carriesGoogleKey, type AuthCheck, type AuthScheme } from './auth.js';
 import { checkBedrockAuth } from './bedrock-auth.js';
 import type { Dialect, Exchange } from './exchange.js';
-import { handleCountTokens as handleAnthropicCountTokens, handleMessages } from './routes/anthropic.js';
+import {
+  handleAnthropicModels,
+  handleCountTokens as handleAnthropicCountTokens,
+  handleMessages,
+} from './routes/anthropic.js';
 import { handleSpeech, handleTranscriptions, handleTranslations } from './routes/audio.js';
 import { handleChatCompletions, handleCompletions } from './routes/chat.js';
 import { handleEmbeddings } from './routes/embeddings.js';
@@ -21,7 +25,12 @@ import { handleModerations } from './routes/moderations.js';
 import { handleRerank } from './routes/rerank.js';
 import { handleResponses } from './routes/responses.js';
 import { azureRoute } from './routes/azure.js';
-import { bedrockAction, handleInvoke } from './routes/bedrock.js';
+import {
+  bedrockAction,
+  FOUNDATION_MODELS_PATH,
+  handleFoundationModels,
+  handleInvoke,
+} from './routes/bedrock.js';
 import { vertexRoute } from './routes/vertex.js';
 
 type Handler = (ex: Exchange) => void | Promise<void>;
@@ -118,6 +127,10 @@ export function findRoute(
     const route = geminiRoute(method, path, query);
     if (route) return route;
   }
+  // Anthropic's model list shares OpenAI's path: a caller sending anthropic-version is Anthropic's.
+  if (method === 'GET' && path === '/v1/models' && headers['anthropic-version'] !== undefined) {
+    return anthropic(handleAnthropicModels);
+  }
   const route = ROUTES.get(`${method} ${path}`);
   if (route) return route;
   if (method === 'GET' && path.startsWith('/v1/models/')) {
@@ -135,6 +148,16 @@ export function findRoute(
   if (invoke) {
     return {
       handler: (ex) => handleInvoke(ex, invoke.modelId, invoke.stream),
+      auth: 'none',
+      dialect: 'bedrock',
+      arrayErrors: false,
+      verify: (ex, raw) => checkBedrockAuth(ex, raw, ex.settings.awsKeys),
+    };
+  }
+  // Its control plane's model list (ListFoundationModels), under the same authentication.
+  if (method === 'GET' && path === FOUNDATION_MODELS_PATH) {
+    return {
+      handler: handleFoundationModels,
       auth: 'none',
       dialect: 'bedrock',
       arrayErrors: false,

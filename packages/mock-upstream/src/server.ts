@@ -16,6 +16,7 @@ import {
 } from './exchange.js';
 import { parseBody } from './routes/input.js';
 import { DEFAULT_GEMINI_MODELS } from './routes/gemini-models.js';
+import { DEFAULT_ANTHROPIC_MODELS } from './routes/anthropic.js';
 import { DEFAULT_MODELS } from './routes/models.js';
 import { awsKeyring, MOCK_AWS_CREDENTIALS, type AwsCredentials } from './bedrock-auth.js';
 import { findRoute } from './routing.js';
@@ -31,6 +32,8 @@ export interface MockUpstreamOptions {
   models?: string[];
   /** Listed by Gemini's GET /v1beta/models (ids without "models/"). */
   geminiModels?: string[];
+  /** Listed by Anthropic's GET /v1/models (a request with `anthropic-version`), most recent first. */
+  anthropicModels?: string[];
   /** Figures of the legacy billing endpoints (defaults: limit $100, used $12.34). */
   billing?: Partial<MockSettings['billing']>;
   /** Keep every request in `requests` (default true; the benchmark turns it off). */
@@ -59,6 +62,7 @@ export interface MockUpstream {
   readonly connectionCount: number;
   setModels(models: string[]): void;
   setGeminiModels(models: string[]): void;
+  setAnthropicModels(models: string[]): void;
   setBilling(billing: Partial<MockSettings['billing']>): void;
   /**
    * Registers a Vertex service account: the token endpoint (POST /token) verifies its JWTs with
@@ -97,6 +101,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const initialSettings = (): MockSettings => ({
     models: [...(options.models ?? DEFAULT_MODELS)],
     geminiModels: [...(options.geminiModels ?? DEFAULT_GEMINI_MODELS)],
+    anthropicModels: [...(options.anthropicModels ?? DEFAULT_ANTHROPIC_MODELS)],
     billing: { hardLimitUsd: 100, usedUsd: 12.34, ...options.billing },
     vertex,
     awsKeys: awsKeyring(options.bedrockCredentials ?? [MOCK_AWS_CREDENTIALS]),
@@ -239,6 +244,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     },
     setGeminiModels: (models) => {
       settings.geminiModels = [...models];
+    },
+    setAnthropicModels: (models) => {
+      settings.anthropicModels = [...models];
     },
     setBilling: (billing) => {
       settings.billing = { ...settings.billing, ...billing };

@@ -161,3 +161,71 @@ export function handleCountTokens(ex: Exchange): void {
   }
   sendResult(ex, 200, { input_tokens: anthropicPromptTokens(checked.body) });
 }
+
+/** Models listed by GET /v1/models unless the mock is started with its own list (most recent first). */
+export const DEFAULT_ANTHROPIC_MODELS = [
+  'claude-sonnet-4-5-20250929',
+  'claude-haiku-4-5-20251001',
+  'claude-opus-4-1-20250805',
+  'claude-sonnet-4-20250514',
+  'claude-3-5-haiku-20241022',
+  'claude-3-haiku-20240307',
+];
+
+const DEFAULT_PAGE = 20;
+const MAX_PAGE = 1000;
+
+/** "claude-sonnet-4-5-20250929" → "Claude Sonnet 4.5", "claude-3-5-haiku-20241022" → "Claude 3.5 Haiku". */
+const displayName = (id: string): string =>
+  id
+    .replace(/-\d{8}$/, '')
+    .replace(/(\d)-(\d)/g, '$1.$2')
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+
+/** A ModelInfo; the id's date is its creation time. */
+function modelInfo(id: string): Json {
+  const date = /-(\d{4})(\d{2})(\d{2})$/.exec(id);
+  return {
+    type: 'model',
+    id,
+    display_name: displayName(id),
+    created_at: date ? `${date[1]}-${date[2]}-${date[3]}T00:00:00Z` : '2025-01-01T00:00:00Z',
+  };
+}
+
+/**
+ * GET /v1/models: pages of `limit` (default 20, 1 to 1000) after `after_id` or before `before_id`,
+ * with `has_more`, `first_id` and `last_id`, as Anthropic's Models API answers. A cursor that names
+ * no model is refused (the mock's choice: Anthropic does not document that case).
+ */
+export function handleAnthropicModels(ex: Exchange): void {
+  const { limit: rawLimit, after_id: after, before_id: before } = ex.record.query;
+  const limit = rawLimit === undefined ? DEFAULT_PAGE : Number(rawLimit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+    sendAnthropicError(ex, 400, `limit: Input should be between 1 and ${MAX_PAGE}`);
+    return;
+  }
+  const models = ex.settings.anthropicModels;
+  const cursor = after ?? before;
+  const at = cursor === undefined ? -1 : models.indexOf(cursor);
+  if (cursor !== undefined && at < 0) {
+    sendAnthropicError(ex, 400, `${after === undefined ? 'before_id' : 'after_id'}: no model ${cursor}`);
+    return;
+  }
+  // after_id: the models following the cursor; before_id: those just before it.
+  const [from, to] =
+    after !== undefined
+      ? [at + 1, at + 1 + limit]
+      : before !== undefined
+        ? [Math.max(0, at - limit), at]
+        : [0, limit];
+  const page = models.slice(from, to);
+  sendResult(ex, 200, {
+    data: page.map(modelInfo),
+    has_more: before !== undefined ? from > 0 : to < models.length,
+    first_id: page[0] ?? null,
+    last_id: page[page.length - 1] ?? null,
+  });
+}

@@ -1,8 +1,9 @@
 // Azure OpenAI: OpenAI's routes under /openai/deployments/{deployment}/{path}?api-version={version} and
 // the v1 API's /openai/v1/responses, answered by the OpenAI handlers (the deployment stands for the
 // model). Azure's gateway checks come first: the api-version (missing → 404, unknown → 400), then the
-// fields a dated version does not know yet.
-import { sendError, type Exchange } from '../exchange.js';
+// fields a dated version does not know yet. GET /openai/models?api-version=… lists the models the
+// resource may deploy ("Models - List").
+import { sendError, sendJson, type Exchange } from '../exchange.js';
 import { sendAzureError } from '../vendor-errors.js';
 import { handleSpeech, handleTranscriptions, handleTranslations } from './audio.js';
 import { handleChatCompletions, handleCompletions } from './chat.js';
@@ -66,7 +67,10 @@ const notFound = (ex: Exchange): void => sendAzureError(ex, 404, '404', 'Resourc
 const unsupportedVersion = (ex: Exchange): void =>
   sendAzureError(ex, 400, 'BadRequest', 'API version not supported');
 
-/** A deployment call: its api-version must be one Azure knows, and must know the body's fields. */
+/**
+ * A data-plane call (a deployment's, the model list): its api-version must be one Azure knows, and
+ * must know the body's fields.
+ */
 function deploymentVersionOk(ex: Exchange): boolean {
   const version = ex.record.query['api-version'];
   if (version === undefined || version === '') {
@@ -105,6 +109,47 @@ function onV1Responses(ex: Exchange): void | Promise<void> {
   return handleResponses(ex);
 }
 
+/** Fixed so listings are stable between runs. */
+const CREATED = 1_700_000_000;
+const YEAR = 365 * 86_400;
+
+/** A Model of Azure's "Models - List": capabilities read from the id, inference supported for a year. */
+function azureModel(id: string, inferenceUntil: number): Record<string, unknown> {
+  const embeddings = id.includes('embedding');
+  const completion = id.includes('instruct');
+  return {
+    status: 'succeeded',
+    capabilities: {
+      fine_tune: false,
+      inference: true,
+      completion,
+      chat_completion: !embeddings && !completion && /^(gpt|o\d|chatgpt)/.test(id),
+      embeddings,
+    },
+    lifecycle_status: 'generally-available',
+    deprecation: { inference: inferenceUntil },
+    id,
+    created_at: CREATED,
+    object: 'model',
+  };
+}
+
+/**
+ * GET /openai/models?api-version=…: the models the resource may deploy (the mock's model list), plus
+ * one Azure still lists past its inference end date (as Azure's own example lists `curie`).
+ */
+function handleAzureModels(ex: Exchange): void {
+  if (!deploymentVersionOk(ex)) return;
+  const now = Math.floor(Date.now() / 1000);
+  sendJson(ex, 200, {
+    data: [
+      ...ex.settings.models.map((id) => azureModel(id, now + YEAR)),
+      azureModel('text-davinci-003', 1_709_284_527),
+    ],
+    object: 'list',
+  });
+}
+
 /** The handler of any request under /openai/ (a known route, or Azure's 404) and its key check. */
 export function azureRoute(method: string, path: string): { handler: Handler; auth: 'azure' | 'azure-v1' } {
   if (path.startsWith('/openai/v1/')) {
@@ -112,6 +157,9 @@ export function azureRoute(method: string, path: string): { handler: Handler; au
       handler: method === 'POST' && path === '/openai/v1/responses' ? onV1Responses : notFound,
       auth: 'azure-v1',
     };
+  }
+  if (path === '/openai/models') {
+    return { handler: method === 'GET' ? handleAzureModels : notFound, auth: 'azure' };
   }
   const match = DEPLOYMENT_PATH.exec(path);
   const handler = match && method === 'POST' ? DEPLOYMENT_HANDLERS[match[2] ?? ''] : undefined;

@@ -2,7 +2,8 @@
 // (/invoke-with-response-stream) for Claude: the Anthropic Messages body without `model` and `stream`,
 // with `anthropic_version: "bedrock-2023-05-31"` and betas as `anthropic_beta`. Answers are those of
 // the Anthropic route (anthropic.ts); a stream is AWS event-stream framing whose `chunk` events carry
-// {"bytes": base64(<Anthropic event>)}, and a failure mid-stream is an exception message.
+// {"bytes": base64(<Anthropic event>)}, and a failure mid-stream is an exception message. The control
+// plane's ListFoundationModels (GET /foundation-models) lists a slice of AWS's catalogue.
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import type { MessageHeaders } from '@smithy/core/event-streams';
 import { fromUtf8, toUtf8 } from '@smithy/core/serde';
@@ -160,4 +161,115 @@ export async function handleInvoke(ex: Exchange, modelId: string, stream: boolea
     brokenAt,
   };
   await writeFrames(ex, frames, framing);
+}
+
+/** ListFoundationModels, on Bedrock's control plane (bedrock.{region}.amazonaws.com). */
+export const FOUNDATION_MODELS_PATH = '/foundation-models';
+
+interface FoundationModel {
+  modelId: string;
+  modelName: string;
+  providerName: string;
+  outputModalities: string[];
+  inferenceTypesSupported: string[];
+  status?: 'ACTIVE' | 'LEGACY';
+}
+
+const claude = (
+  modelId: string,
+  modelName: string,
+  inferenceTypesSupported: string[],
+  status: FoundationModel['status'] = 'ACTIVE',
+): FoundationModel => ({
+  modelId,
+  modelName,
+  providerName: 'Anthropic',
+  outputModalities: ['TEXT'],
+  inferenceTypesSupported,
+  status,
+});
+
+/**
+ * A slice of AWS's catalogue: Claude models as on-demand ids, one only callable through an inference
+ * profile, a provisioned-throughput-only variant (…:200k) and a legacy id, beside other providers'.
+ */
+const FOUNDATION_MODELS: readonly FoundationModel[] = [
+  claude('anthropic.claude-3-haiku-20240307-v1:0', 'Claude 3 Haiku', ['ON_DEMAND']),
+  claude('anthropic.claude-3-haiku-20240307-v1:0:200k', 'Claude 3 Haiku', ['PROVISIONED']),
+  claude('anthropic.claude-3-5-sonnet-20241022-v2:0', 'Claude 3.5 Sonnet v2', [
+    'ON_DEMAND',
+    'INFERENCE_PROFILE',
+  ]),
+  claude('anthropic.claude-sonnet-4-20250514-v1:0', 'Claude Sonnet 4', ['INFERENCE_PROFILE']),
+  claude('anthropic.claude-instant-v1', 'Claude Instant', ['ON_DEMAND'], 'LEGACY'),
+  {
+    modelId: 'amazon.nova-pro-v1:0',
+    modelName: 'Nova Pro',
+    providerName: 'Amazon',
+    outputModalities: ['TEXT'],
+    inferenceTypesSupported: ['ON_DEMAND', 'INFERENCE_PROFILE'],
+  },
+  {
+    modelId: 'amazon.titan-embed-text-v2:0',
+    modelName: 'Titan Text Embeddings V2',
+    providerName: 'Amazon',
+    outputModalities: ['EMBEDDING'],
+    inferenceTypesSupported: ['ON_DEMAND'],
+  },
+  {
+    modelId: 'meta.llama3-70b-instruct-v1:0',
+    modelName: 'Llama 3 70B Instruct',
+    providerName: 'Meta',
+    outputModalities: ['TEXT'],
+    inferenceTypesSupported: ['ON_DEMAND'],
+  },
+];
+
+const INFERENCE_TYPES = new Set(['ON_DEMAND', 'PROVISIONED']);
+const OUTPUT_MODALITIES = new Set(['TEXT', 'IMAGE', 'EMBEDDING']);
+
+/**
+ * GET /foundation-models: `{ modelSummaries }` (FoundationModelSummary), filtered by `byProvider`
+ * (any case), `byOutputModality` and `byInferenceType`; an unknown enum value → ValidationException.
+ */
+export function handleFoundationModels(ex: Exchange): void {
+  const { byProvider, byOutputModality, byInferenceType } = ex.record.query;
+  if (byInferenceType !== undefined && !INFERENCE_TYPES.has(byInferenceType)) {
+    sendBedrockError(
+      ex,
+      400,
+      `1 validation error detected: Value '${byInferenceType}' at 'byInferenceType' failed to satisfy constraint: Member must satisfy enum value set: [ON_DEMAND, PROVISIONED]`,
+      'ValidationException',
+    );
+    return;
+  }
+  if (byOutputModality !== undefined && !OUTPUT_MODALITIES.has(byOutputModality)) {
+    sendBedrockError(
+      ex,
+      400,
+      `1 validation error detected: Value '${byOutputModality}' at 'byOutputModality' failed to satisfy constraint: Member must satisfy enum value set: [TEXT, IMAGE, EMBEDDING]`,
+      'ValidationException',
+    );
+    return;
+  }
+  const models = FOUNDATION_MODELS.filter(
+    (m) =>
+      (byProvider === undefined || m.providerName.toLowerCase() === byProvider.toLowerCase()) &&
+      (byOutputModality === undefined || m.outputModalities.includes(byOutputModality)) &&
+      (byInferenceType === undefined || m.inferenceTypesSupported.includes(byInferenceType)),
+  );
+  sendResult(ex, 200, {
+    modelSummaries: models.map((m) => ({
+      modelArn: `arn:aws:bedrock:us-east-1::foundation-model/${m.modelId}`,
+      modelId: m.modelId,
+      modelName: m.modelName,
+      providerName: m.providerName,
+      inputModalities: ['TEXT'],
+      outputModalities: m.outputModalities,
+      responseStreamingSupported: m.outputModalities.includes('TEXT'),
+      customizationsSupported: [],
+      inferenceTypesSupported: m.inferenceTypesSupported,
+      modelLifecycle: { status: m.status ?? 'ACTIVE' },
+    })),
+  });
 }

@@ -2,8 +2,9 @@
 // methods under /v1/projects/{project}/locations/{location}/publishers/{google|anthropic}/models/{model}.
 // Google's models answer with the Gemini routes, Anthropic's with the Messages route: only the checks
 // Vertex adds are here (the token's project, the location, Claude's body without `model` and with
-// anthropic_version vertex-2023-10-16).
-import type { Exchange } from '../exchange.js';
+// anthropic_version vertex-2023-10-16). Model Garden's list of Google's models (GET
+// /v1beta1/publishers/google/models) takes the same access tokens.
+import { sendResult, type Exchange } from '../exchange.js';
 import type { Route } from '../routing.js';
 import { sendAnthropicError, sendGoogleError } from '../vendor-errors.js';
 import { handleMessages } from './anthropic.js';
@@ -104,8 +105,42 @@ function modelHandler(call: ModelCall, method: string, query: Record<string, str
   }
 }
 
+/** Model Garden's list of Google's publisher models (v1beta1 only; not under a project). */
+export const PUBLISHER_MODELS_PATH = '/v1beta1/publishers/google/models';
+/** Google models Model Garden lists beside the Gemini ones (they are not called through generateContent). */
+const OTHER_GOOGLE_MODELS = ['imagen-4.0-generate-001', 'gemma-3-27b-it'];
+const DEFAULT_PAGE = 100;
+const MAX_PAGE = 1000;
+
+/**
+ * GET /v1beta1/publishers/google/models: PublisherModels (`name: "publishers/google/models/{id}"`) for
+ * the mock's Gemini models and a few others, in pages of `pageSize` with an opaque nextPageToken.
+ */
+function handlePublisherModels(ex: Exchange): void {
+  const { pageSize, pageToken } = ex.record.query;
+  const size = Number(pageSize ?? DEFAULT_PAGE);
+  const limit = Number.isInteger(size) && size > 0 ? Math.min(size, MAX_PAGE) : DEFAULT_PAGE;
+  const offset = pageToken ? Number(Buffer.from(pageToken, 'base64url').toString()) : 0;
+  if (!Number.isInteger(offset) || offset < 0) return sendGoogleError(ex, 400, 'Invalid page token.');
+  const ids = [...ex.settings.geminiModels, ...OTHER_GOOGLE_MODELS];
+  const next = offset + limit;
+  sendResult(ex, 200, {
+    publisherModels: ids.slice(offset, next).map((id) => ({
+      name: `publishers/google/models/${id}`,
+      versionId: '001',
+      openSourceCategory: id.startsWith('gemma') ? 'GOOGLE_OWNED_OSS_WITH_GOOGLE_CHECKPOINT' : 'PROPRIETARY',
+      launchStage: 'GA',
+      versionState: 'VERSION_STATE_STABLE',
+    })),
+    ...(next < ids.length ? { nextPageToken: Buffer.from(String(next)).toString('base64url') } : {}),
+  });
+}
+
 /** The Vertex route of a request, if it is one. */
 export function vertexRoute(method: string, path: string, query: Record<string, string>): Route | undefined {
+  if (method === 'GET' && path === PUBLISHER_MODELS_PATH) {
+    return { handler: handlePublisherModels, auth: 'vertex', dialect: 'gemini', arrayErrors: false };
+  }
   if (method !== 'POST') return undefined;
   if (path === VERTEX_TOKEN_PATH) {
     // The assertion is the credential; faults on this path come in Google's error shape.

@@ -11,6 +11,7 @@ import { signedRequest } from './pipeline/request-signing.js';
 import { cancellationOf, toUpstreamFailure } from './pipeline/upstream-client.js';
 import { redactUpstreamMessage } from './pipeline/upstream-errors.js';
 import { adapterFor } from './providers/registry.js';
+import { openAiChatCodec } from './wire/openai/index.js';
 
 export interface ProbeResult {
   ok: boolean;
@@ -45,12 +46,17 @@ export async function probeChannel(ctx: AppContext, row: ChannelRow, model?: str
   const adapter = typeAdapter.forModel?.(upstreamModel) ?? typeAdapter;
   const body = { model: requested, messages: [{ role: 'user', content: 'hi' }] };
   const ir: IrRequest = { mode: 'chat', model: requested, stream: false, clientWantsUsage: false, body };
+  // The probe speaks OpenAI chat; an upstream of another dialect gets it converted, as a relayed
+  // call would be (Anthropic would refuse an OpenAI body: it has no max_tokens).
+  const chat = adapter.dialects.includes('openai')
+    ? undefined
+    : Object.assign(openAiChatCodec.decodeRequest(body), { model: requested, stream: false });
   const started = Date.now();
   const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
   const { upstream } = relayRuntime(ctx);
   try {
     const target = await withCredential(upstream, adapter.credentials, channel);
-    const built = adapter.buildRequest(ir, target, upstreamModel, undefined, ctx.options);
+    const built = adapter.buildRequest(ir, target, upstreamModel, chat, ctx.options);
     const res = await upstream.send(
       adapter.signRequest ? await signedRequest(adapter, built, target) : built,
       cancellationOf(signal),
@@ -68,7 +74,7 @@ export async function probeChannel(ctx: AppContext, row: ChannelRow, model?: str
       return { ok: false, timeMs, message };
     }
     try {
-      adapter.parseResponse(ir, answer);
+      adapter.parseResponse(ir, answer, chat);
     } catch (error) {
       return { ok: false, timeMs, message: `the upstream answer is not valid: ${(error as Error).message}` };
     }

@@ -142,8 +142,16 @@ describe.each(testDialects())('channel health on %s', (dialect) => {
     expect(failed.ok).toBe(false);
     expect(failed.message).not.toBe('');
 
+    // An Anthropic channel is probed in its own dialect (the OpenAI-shaped probe converted).
     const claude = await addChannel(t, { base_url: mock.url, models: model, type: 14 });
-    expect((await probeChannel(t.app.ctx, await channelRow(claude))).ok).toBe(false);
+    expect((await probeChannel(t.app.ctx, await channelRow(claude))).ok).toBe(true);
+    expect(mock.lastRequest()?.path).toBe('/v1/messages');
+    // A type without an adapter is not probed at all.
+    const baidu = await addChannel(t, { base_url: mock.url, models: model, type: 15, key: 'api|secret' });
+    expect(await probeChannel(t.app.ctx, await channelRow(baidu))).toMatchObject({
+      ok: false,
+      untestable: true,
+    });
   });
 
   describe('AutomaticDisableKeywords', () => {

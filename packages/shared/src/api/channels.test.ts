@@ -84,11 +84,11 @@ describe('grouping channels by tag', () => {
 });
 
 describe('channel action payloads', () => {
-  it('reads the create form model-list request: first key line, base_url trimmed, type 1 by default', () => {
+  it('reads the create form model-list request: the key field trimmed, base_url trimmed, type 1 by default', () => {
     expect(
       channelFetchModelsSchema.parse({ key: '\n sk-a \nsk-b', base_url: ' https://x.example// ' }),
     ).toEqual({
-      key: 'sk-a',
+      key: 'sk-a \nsk-b',
       base_url: 'https://x.example',
       type: 1,
     });

@@ -215,7 +215,9 @@ export type ChannelBatchTagInput = z.output<typeof channelBatchTagSchema>;
 
 /**
  * POST /api/channel/fetch_models: the model list of an upstream that is not stored yet (the create
- * form). An empty base_url means the type's public address; a key of several lines uses the first.
+ * form). An empty base_url means the type's public address. The key field is kept whole (trimmed): it
+ * may hold several keys, one per line or, for Vertex, several service-account JSON objects, and the
+ * server asks with the first key of the type's kind.
  */
 export const channelFetchModelsSchema = z.object({
   base_url: optText.transform((v) => v?.trim().replace(/\/+$/, '') ?? ''),
@@ -224,15 +226,12 @@ export const channelFetchModelsSchema = z.object({
     .string({ error: MSG.channelKeyRequired })
     .nullish()
     .transform((v, ctx) => {
-      const first = (v ?? '')
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .find((line) => line !== '');
-      if (first === undefined) {
+      const text = (v ?? '').trim();
+      if (text === '') {
         ctx.addIssue({ code: 'custom', message: MSG.channelKeyRequired });
         return z.NEVER;
       }
-      return first;
+      return text;
     }),
 });
 export type ChannelFetchModelsInput = z.output<typeof channelFetchModelsSchema>;

@@ -7,6 +7,7 @@ import type { ChannelBalanceSummary } from '@sluice/shared';
 import type { AppContext } from '../../app-context.js';
 import type { ChannelRow } from '../../db/tables.js';
 import { ApiError, badRequest } from '../../http/envelope.js';
+import { redactUpstreamMessage } from '../../relay/pipeline/upstream-errors.js';
 import { patchChannel } from './channels.repository.js';
 import { writeChannels } from './channels.service.js';
 import { forEachLimited } from './for-each-limited.js';
@@ -71,8 +72,11 @@ export async function updateChannelBalance(ctx: AppContext, channel: ChannelRow)
   try {
     balance = await query(baseUrl, channel.key, ctx.clock.now());
   } catch (error) {
-    if (error instanceof UpstreamError)
-      throw new ApiError(502, `${MSG.balanceUpdateFailed}: ${error.message}`);
+    // Admins read this: an upstream that echoes the key or names its hosts must not show them.
+    if (error instanceof UpstreamError) {
+      const reason = redactUpstreamMessage(error.message, channel.key);
+      throw new ApiError(502, `${MSG.balanceUpdateFailed}: ${reason}`);
+    }
     throw error;
   }
   await writeChannels(ctx, (trx) =>

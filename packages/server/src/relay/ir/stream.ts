@@ -5,8 +5,11 @@ import type { IrUsage } from './usage.js';
 export interface IrStreamEvent {
   /** The event's exact bytes as the upstream sent them (SSE framing included). */
   raw: Buffer;
-  /** The parsed data payload (one chunk in the adapter's wire format), when the event had one. */
-  chunk?: Readonly<Record<string, unknown>>;
+  /**
+   * The event is part of the answer (not a comment, keep-alive or preamble): the client's stream may
+   * open with it. Until then a failing channel can still be replaced by another.
+   */
+  content: boolean;
   /** The end-of-stream marker ([DONE] in the OpenAI format). */
   done: boolean;
   /** Generated text this event added (content, tool-call arguments), for counting when usage is missing. */

@@ -9,7 +9,7 @@ import type { IrStreamEvent } from '../ir/stream.js';
 import type { IrUsage } from '../ir/usage.js';
 import type { AttemptInput, AttemptResult } from './attempt-types.js';
 import type { AttemptOutcome } from './circuit-breaker.js';
-import { UpstreamFailure, toUpstreamFailure } from './upstream-client.js';
+import { UpstreamFailure, isUpstreamFault, toUpstreamFailure } from './upstream-client.js';
 import type { UpstreamResponse } from './upstream-client.js';
 import { judgeBadAnswer, judgeFailure, redactUpstreamMessage } from './upstream-errors.js';
 
@@ -68,7 +68,7 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
       out.push(event.raw);
       // The client's headers wait for an event with content (or the end), so a channel that fails
       // before it can still be replaced.
-      if (!sink.streaming && (event.done || event.chunk !== undefined || (event.deltas?.length ?? 0) > 0)) {
+      if (!sink.streaming && (event.done || event.content)) {
         open();
       }
     }
@@ -94,6 +94,8 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
       await flush();
     }
   } catch (error) {
+    // A fault of the relay's own code is not the channel's: it goes up (refunded, logged as a 500).
+    if (!isUpstreamFault(error, sink)) throw error;
     failure = toUpstreamFailure(error, sink);
   }
 

@@ -69,6 +69,16 @@ export class UpstreamFailure extends Error {
   }
 }
 
+/**
+ * Whether an error met while reading an answer came from the upstream or the connection (ours, or
+ * undici's and the socket's, which carry a code) rather than from the relay's own code.
+ */
+export function isUpstreamFault(error: unknown, cancel?: Cancellation): boolean {
+  if (error instanceof UpstreamFailure || cancel?.aborted) return true;
+  const e = error as { code?: unknown; name?: unknown } | null;
+  return typeof e?.code === 'string' || e?.name === 'AbortError';
+}
+
 export function toUpstreamFailure(error: unknown, cancel?: Cancellation): UpstreamFailure {
   if (error instanceof UpstreamFailure) return error;
   const e = error as { code?: unknown; name?: unknown };

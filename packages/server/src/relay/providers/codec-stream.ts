@@ -4,15 +4,17 @@
 import type { IrStreamEvent } from '../ir/stream.js';
 import { SseDecoder } from '../sse.js';
 import type { SseEvent } from '../sse.js';
-import type { ChatCodec, ChatStreamDecoder } from '../wire/types.js';
+import type { ChatCodec, ChatStreamDecoder, DecodedStreamEvent } from '../wire/types.js';
 import type { StreamParser } from './types.js';
 
-/** One literal with every field in one order (see "One shape per object" in docs/relay-design.md). */
-function toEvent(decoder: ChatStreamDecoder, event: SseEvent): IrStreamEvent {
-  const d = decoder.decode(event);
+/**
+ * A decoded event as the pipeline reads it, its exact bytes kept. One literal with every field in one
+ * order (see "One shape per object" in docs/relay-design.md).
+ */
+export function streamEventOf(raw: Buffer, d: DecodedStreamEvent): IrStreamEvent {
   return {
-    raw: event.raw,
-    chunk: undefined,
+    raw,
+    content: d.deltas.length > 0,
     done: d.done,
     text: d.text,
     usage: d.usage,
@@ -22,6 +24,9 @@ function toEvent(decoder: ChatStreamDecoder, event: SseEvent): IrStreamEvent {
     deltas: d.deltas,
   };
 }
+
+const toEvent = (decoder: ChatStreamDecoder, event: SseEvent): IrStreamEvent =>
+  streamEventOf(event.raw, decoder.decode(event));
 
 /** Decodes an SSE body with `codec`. */
 export function codecStreamParser(codec: ChatCodec): StreamParser {

@@ -12,6 +12,7 @@ import { groupChannelsByTag, isChannelTagRow } from '@sluice/shared';
 import type { Key } from 'react';
 import type { ListAnswer, ListFetchArgs } from '../../components/data-table';
 import { api, request } from '../../lib/api';
+import type { ApiAnswer } from '../../lib/api';
 import { STORAGE_KEYS, isRecord, readJson, writeJson } from '../../lib/storage';
 import type { ModelCatalog } from './channel-type-table';
 
@@ -156,12 +157,18 @@ export interface TagEditPayload {
 
 export const editTag = (payload: TagEditPayload) => api.put<number>('/api/channel/tag', payload);
 
-export const fetchStoredChannelModels = (id: number) =>
-  api.get<string[]>(`/api/channel/fetch_models/${id}`, undefined, { silent: true });
+/** The upstream's models (`data`) and, when the vendor's list needs a word, how to use them (`message`). */
+export const fetchStoredChannelModels = (id: number): Promise<ApiAnswer<string[]>> =>
+  request<string[]>('GET', `/api/channel/fetch_models/${id}`, { silent: true });
 
 /**
- * A new channel has no stored key yet, so the form sends what it has and the server asks the
- * upstream's /v1/models (a browser could not: upstreams do not allow the console's origin).
+ * A new channel has no stored key yet, so the form sends what it has (its first key; service-account
+ * JSON as written, the server reads its first object) and the server asks the upstream in its vendor's
+ * way (a browser could not: upstreams do not allow the console's origin).
  */
-export const fetchNewChannelModels = (form: { type: number; base_url: string; key: string }) =>
-  api.post<string[]>('/api/channel/fetch_models', form, { silent: true });
+export const fetchNewChannelModels = (form: {
+  type: number;
+  base_url: string;
+  key: string;
+}): Promise<ApiAnswer<string[]>> =>
+  request<string[]>('POST', '/api/channel/fetch_models', { body: form, silent: true });

@@ -238,7 +238,7 @@ describe('type-driven behaviour', () => {
     expect(field.getAttribute('placeholder')).toBe('2023-06-01-preview');
   });
 
-  it("asks the server for a new channel's model list, only for OpenAI, and needs a key first", async () => {
+  it("asks the server for a new channel's model list, only for served types, and needs a key first", async () => {
     const calls = serve({ 'POST /api/channel/fetch_models': ok(['up-a', 'up-b']) });
     const { drawer } = await openDrawer();
     fireEvent.click(within(drawer).getByRole('button', { name: /Fetch model list$/ }));
@@ -253,7 +253,7 @@ describe('type-driven behaviour', () => {
       { type: 1, base_url: 'https://up.example.com/', key: 'sk-live' },
     ]);
 
-    await chooseType(drawer, 'Anthropic Claude');
+    await chooseType(drawer, 'Baidu Wenxin');
     fireEvent.click(within(drawer).getByRole('button', { name: /Fetch model list$/ }));
     expect(await screen.findByText('only OpenAI format supported')).toBeTruthy();
     expect(sent(calls, 'POST', '/api/channel/fetch_models')).toHaveLength(1);
@@ -275,6 +275,23 @@ describe('type-driven behaviour', () => {
     expect(
       await screen.findByText('failed to get model list: upstream answered HTTP 401: bad key'),
     ).toBeTruthy();
+  });
+
+  it("sends a Vertex key file whole for the model list, and shows the server's word on it", async () => {
+    const note = "Vertex lists Google's Gemini models; the Claude names of the catalog were added";
+    const calls = serve({
+      'POST /api/channel/fetch_models': { body: { success: true, message: note, data: ['gemini-2.5-pro'] } },
+    });
+    const { drawer } = await openDrawer();
+    await chooseType(drawer, 'Vertex AI');
+    const keyFile = '{\n  "type": "service_account",\n  "project_id": "p1"\n}';
+    type(drawer, 'Key', keyFile);
+    fireEvent.click(within(drawer).getByRole('button', { name: /Fetch model list$/ }));
+    expect(await screen.findByText('Models fetched: 1')).toBeTruthy();
+    expect(await screen.findByText(note)).toBeTruthy();
+    expect(sent(calls, 'POST', '/api/channel/fetch_models')).toEqual([
+      { type: 41, base_url: '', key: keyFile },
+    ]);
   });
 
   it('adds custom models and warns about ones already chosen', async () => {

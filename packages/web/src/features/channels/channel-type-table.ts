@@ -35,7 +35,7 @@ export interface ChannelTypeUi {
   other?: OtherInput;
   /** Models a type switch fills in instead of the catalog's (GET /api/models). */
   fixedModels?: readonly string[];
-  /** The upstream lists its models at /v1/models in OpenAI format (spec: type 1 only). */
+  /** "Fetch models" works: the server asks the upstream for its list in the vendor's way. */
   fetchModels: boolean;
   /** Shows the OpenAI organization field. */
   organization: boolean;
@@ -70,7 +70,7 @@ const fixed =
 
 /** Per-type differences; types not listed behave as a plain OpenAI-compatible channel. */
 const DIFFERENCES: Record<number, Partial<Omit<ChannelTypeUi, 'value' | 'label' | 'served'>>> = {
-  1: { color: 'green', fetchModels: true, organization: true, balanceCurrency: '$' },
+  1: { color: 'green', organization: true, balanceCurrency: '$' },
   2: { color: 'blue', fixedModels: channelTypeModels(2) },
   5: { color: 'geekblue', fixedModels: channelTypeModels(5) },
   36: { color: 'purple', fixedModels: channelTypeModels(36) },
@@ -115,7 +115,8 @@ export const CHANNEL_TYPE_TABLE: readonly ChannelTypeUi[] = CHANNEL_TYPES.map((s
   color: PALETTE[index % PALETTE.length] ?? 'default',
   keyFormat: shared.keyFormat,
   keyInput: 'lines' as const,
-  fetchModels: false,
+  // Every type the relay serves has its vendor's model list on the server (relay/model-lists).
+  fetchModels: isRelayServedType(shared.value),
   organization: false,
   baseUrlPlaceholder: shared.baseUrl,
   ...DIFFERENCES[shared.value],

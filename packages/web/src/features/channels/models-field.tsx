@@ -44,17 +44,22 @@ export function ModelsField({
       void message.error(t('msg.onlyOpenAIFormat'));
       return;
     }
-    const key = String(form.getFieldValue('key') ?? '')
-      .split(/\r?\n/)
-      .map((line) => line.trim())
-      .find((line) => line !== '');
+    const text = String(form.getFieldValue('key') ?? '');
+    // Service-account JSON spans lines: it goes whole and the server reads its first object.
+    const key =
+      channelTypeOrDefault(current().type).keyInput === 'serviceAccountJson'
+        ? text.trim() || undefined
+        : text
+            .split(/\r?\n/)
+            .map((line) => line.trim())
+            .find((line) => line !== '');
     if (channelId === undefined && !key) {
       void message.error(t('channels.form.fillKey'));
       return;
     }
     setFetching(true);
     try {
-      const models =
+      const answer =
         channelId === undefined
           ? await fetchNewChannelModels({
               type: current().type,
@@ -62,8 +67,10 @@ export function ModelsField({
               key: key ?? '',
             })
           : await fetchStoredChannelModels(channelId);
-      setModels(models);
-      void message.success(t('channels.form.fetched', { count: models.length }));
+      setModels(answer.data);
+      void message.success(t('channels.form.fetched', { count: answer.data.length }));
+      // How to use the list, when the vendor's needs a word (Azure's deployments, Vertex's Claude models).
+      if (answer.message !== '') void message.info(answer.message);
     } catch (error) {
       void message.error(fetchFailure(error));
     } finally {

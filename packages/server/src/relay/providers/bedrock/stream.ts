@@ -8,6 +8,7 @@ import { anthropicCodec } from '../../wire/anthropic/index.js';
 import type { ChatRequest } from '../../ir/chat.js';
 import { toolNameRestorer } from '../anthropic/index.js';
 import type { StreamParser } from '../types.js';
+import { streamEventOf } from '../codec-stream.js';
 import type { EventStreamItem } from './event-stream.js';
 import { EventStreamDecoder } from './event-stream.js';
 
@@ -15,18 +16,16 @@ const EMPTY = Buffer.alloc(0);
 /** Anthropic writes `type` first; the fallback parses the event when it does not. */
 const LEADING_TYPE = /^\s*\{\s*"type"\s*:\s*"([A-Za-z_]+)"/;
 
-/** One literal with every field in one order (see "One shape per object" in docs/relay-design.md). */
-const failed = (error: string): IrStreamEvent => ({
-  raw: EMPTY,
-  chunk: undefined,
-  done: false,
-  text: '',
-  usage: undefined,
-  usageOnly: false,
-  finished: false,
-  error,
-  deltas: undefined,
-});
+const failed = (error: string): IrStreamEvent =>
+  streamEventOf(EMPTY, {
+    deltas: [],
+    usage: undefined,
+    usageOnly: false,
+    finished: false,
+    done: false,
+    text: '',
+    error,
+  });
 
 function eventType(json: string): string {
   const match = LEADING_TYPE.exec(json);
@@ -102,17 +101,7 @@ export function bedrockStreamParser(chat?: ChatRequest): StreamParser {
         if (delta.type === 'tool_call' && delta.name !== undefined) delta.name = restore(delta.name);
       }
     }
-    return {
-      raw: sse.raw,
-      chunk: undefined,
-      done: d.done,
-      text: d.text,
-      usage: d.usage,
-      usageOnly: d.usageOnly,
-      finished: d.finished,
-      error: d.error,
-      deltas: d.deltas,
-    };
+    return streamEventOf(sse.raw, d);
   };
 
   const readAll = (items: EventStreamItem[]): IrStreamEvent[] => {

@@ -92,7 +92,7 @@ export function responseObject(
   usage: IrUsage | undefined,
 ): Json {
   return {
-    id: identity.id,
+    id: identity.id.startsWith('resp_') ? identity.id : `resp_${identity.id}`,
     object: 'response',
     created_at: identity.created,
     status,
