@@ -46,6 +46,14 @@ export function vertexClaudeBody(ir: IrRequest, upstreamModel: string, chat?: Ch
   return JSON.stringify(vertex);
 }
 
+/**
+ * Vertex names Claude models `<name>@<date>` where Anthropic writes `<name>-<date>`
+ * (claude-3-5-sonnet-20240620 → claude-3-5-sonnet@20240620), so Anthropic's names work unmapped; a
+ * name already in Vertex's form, or without a date (claude-sonnet-4-5), goes as it is.
+ */
+export const vertexClaudeModelId = (model: string): string =>
+  model.includes('@') ? model : model.replace(/^(claude-.+)-(\d{8})$/, '$1@$2');
+
 export function buildVertexClaudeRequest(
   ir: IrRequest,
   channel: ChannelTarget,
@@ -62,7 +70,7 @@ export function buildVertexClaudeRequest(
       project: parseServiceAccount(channel.key).project_id,
       region: vertexRegion(channel.other, upstreamModel, ir.model),
       publisher: 'anthropic',
-      model: upstreamModel,
+      model: vertexClaudeModelId(upstreamModel),
       method: ir.stream ? 'streamRawPredict' : 'rawPredict',
     }),
     method: 'POST',

@@ -201,6 +201,16 @@ describe('vertex adapter', () => {
     expect(sent.anthropic_version).toBe(VERTEX_ANTHROPIC_VERSION);
   });
 
+  it("names Claude models as Vertex does, so Anthropic's dated names need no mapping", () => {
+    const ir: IrRequest = { mode: 'chat', model: 'c', stream: false, clientWantsUsage: false, body: {} };
+    const url = (model: string) => vertexClaudeAdapter.buildRequest(ir, channel, model, neutral()).url;
+    expect(url('claude-3-5-sonnet-20240620')).toBe(
+      `${PROXY}/europe-west1/publishers/anthropic/models/claude-3-5-sonnet@20240620:rawPredict`,
+    );
+    expect(url('claude-sonnet-4@20250514')).toContain('/models/claude-sonnet-4@20250514:rawPredict');
+    expect(url('claude-sonnet-4-5')).toContain('/models/claude-sonnet-4-5:rawPredict');
+  });
+
   it('encodes a client of another dialect, and the probe’s OpenAI body, as a Messages body', () => {
     const ir: IrRequest = { mode: 'chat', model: 'c', stream: false, clientWantsUsage: false, body: {} };
     const converted = vertexClaudeAdapter.buildRequest(
