@@ -1,80 +1,23 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { withMock, type MockDirective } from './directive.js';
-import { startMockUpstream, type MockUpstream } from './server.js';
+import { describe, expect, it } from 'vitest';
+import type { MockUpstream } from './server.js';
+import {
+  ANTHROPIC_HEADERS as HEADERS,
+  anthropicEvents as events,
+  json,
+  messagesBody as body,
+  useMockUpstream,
+  type AnthropicEvent,
+} from './test-support/test-kit.js';
 import { expectedAnthropicReply, expectedAnthropicUsage } from './usage-anthropic.js';
 
 let mock: MockUpstream;
-beforeAll(async () => {
-  mock = await startMockUpstream();
-});
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
+const { post } = useMockUpstream((started) => (mock = started), HEADERS);
 
-const HEADERS = { 'x-api-key': 'sk-ant-test', 'anthropic-version': '2023-06-01' };
-
-async function post(path: string, body: unknown, headers: Record<string, string> = HEADERS) {
-  const res = await fetch(`${mock.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, headers: res.headers, text: await readText(res) };
-}
-
-/** The body as far as it arrived: a cut connection makes fetch fail after the events already sent. */
-async function readText(res: Response): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for await (const chunk of res.body ?? []) text += decoder.decode(chunk, { stream: true });
-  } catch {
-    // The mock cut the connection: keep what came before.
-  }
-  return text;
-}
-
-const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
-
-interface SseEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** Splits Anthropic's stream strictly: each block is `event: <name>` then `data: <json>` of that type. */
-function events(text: string): SseEvent[] {
-  expect(text.endsWith('\n\n')).toBe(true);
-  return text
-    .slice(0, -2)
-    .split('\n\n')
-    .map((block) => {
-      const match = /^event: ([a-z_]+)\ndata: (.+)$/.exec(block);
-      expect(match, block).not.toBeNull();
-      const data = JSON.parse(match?.[2] ?? '') as Record<string, unknown>;
-      expect(data.type).toBe(match?.[1]);
-      return { event: match?.[1] ?? '', data };
-    });
-}
-
-const deltas = (list: SseEvent[], type: string): Record<string, unknown>[] =>
+const deltas = (list: AnthropicEvent[], type: string): Record<string, unknown>[] =>
   list
     .filter((e) => e.event === 'content_block_delta')
     .map((e) => e.data.delta as Record<string, unknown>)
     .filter((delta) => delta.type === type);
-
-const body = (directive?: MockDirective, extra: Record<string, unknown> = {}) => ({
-  model: 'claude-sonnet-4-5',
-  max_tokens: 1024,
-  system: 'Be brief.',
-  messages: [
-    {
-      role: 'user',
-      content: directive
-        ? withMock('What is the capital of France?', directive)
-        : 'What is the capital of France?',
-    },
-  ],
-  ...extra,
-});
 
 describe('POST /v1/messages', () => {
   it('answers a Message echoing the last user message, usage by the documented rule', async () => {

@@ -1,7 +1,8 @@
 import OpenAI, { AzureOpenAI } from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withMock } from './directive.js';
-import { startMockUpstream, type MockUpstream } from './server.js';
+import type { MockUpstream } from './server.js';
+import { useMockUpstream } from './test-support/test-kit.js';
 import { expectedChatUsage, expectedEmbeddingUsage } from './usage.js';
 import { expectedResponsesUsage } from './usage-responses.js';
 
@@ -9,12 +10,10 @@ import { expectedResponsesUsage } from './usage-responses.js';
 // accepts from the mock is what it accepts from Azure.
 let mock: MockUpstream;
 let azure: AzureOpenAI;
-beforeAll(async () => {
-  mock = await startMockUpstream();
+useMockUpstream((started) => {
+  mock = started;
   azure = new AzureOpenAI({ apiKey: 'az-key', endpoint: mock.url, apiVersion: '2024-10-21', maxRetries: 0 });
 });
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
 
 type Json = Record<string, unknown>;
 

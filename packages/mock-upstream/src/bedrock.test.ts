@@ -5,18 +5,15 @@ import { EventStreamCodec } from '@smithy/core/event-streams';
 import type { Message } from '@smithy/core/event-streams';
 import { fromUtf8, toUtf8 } from '@smithy/core/serde';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MOCK_AWS_CREDENTIALS } from './bedrock-auth.js';
 import { withMock } from './directive.js';
-import { startMockUpstream, type MockUpstream } from './server.js';
+import type { MockUpstream } from './server.js';
+import { useMockUpstream } from './test-support/test-kit.js';
 import { expectedAnthropicReply, expectedAnthropicUsage } from './usage-anthropic.js';
 
 let mock: MockUpstream;
-beforeAll(async () => {
-  mock = await startMockUpstream();
-});
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
+useMockUpstream((started) => (mock = started));
 
 type Json = Record<string, unknown>;
 

@@ -1,61 +1,16 @@
 // Gemini's refusals: authentication and faults answered in Google's error shape.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { withMock, type MockDirective } from './directive.js';
-import { startMockUpstream, type MockUpstream } from './server.js';
+import { describe, expect, it } from 'vitest';
+import type { MockUpstream } from './server.js';
+import {
+  GEMINI_HEADERS,
+  GEMINI_MODEL as MODEL,
+  generateRequest as request,
+  json,
+  useMockUpstream,
+} from './test-support/test-kit.js';
 
 let mock: MockUpstream;
-beforeAll(async () => {
-  mock = await startMockUpstream();
-});
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
-
-const MODEL = '/v1beta/models/gemini-2.5-flash';
-
-async function call(
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = { 'x-goog-api-key': 'AIza-test' },
-) {
-  const res = await fetch(`${mock.url}${path}`, {
-    method,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, headers: res.headers, text: await readText(res) };
-}
-
-/** The body as far as it arrived: a cut connection makes fetch fail after what was already sent. */
-async function readText(res: Response): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for await (const chunk of res.body ?? []) text += decoder.decode(chunk, { stream: true });
-  } catch {
-    // The mock cut the connection: keep what came before.
-  }
-  return text;
-}
-
-const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
-
-const request = (directive?: MockDirective, extra: Record<string, unknown> = {}) => ({
-  systemInstruction: { parts: [{ text: 'Be brief.' }] },
-  contents: [
-    {
-      role: 'user',
-      parts: [
-        {
-          text: directive
-            ? withMock('What is the capital of France?', directive)
-            : 'What is the capital of France?',
-        },
-      ],
-    },
-  ],
-  ...extra,
-});
+const { call } = useMockUpstream((started) => (mock = started), GEMINI_HEADERS);
 
 describe('authentication', () => {
   it('refuses a caller without a key with 403 PERMISSION_DENIED', async () => {

@@ -2,11 +2,11 @@
 // each vendor's paging and shape, behind the same authentication (and refusals) as its other routes.
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { generateKeyPairSync, sign } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { generateKeyPairSync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import { MOCK_AWS_CREDENTIALS } from './bedrock-auth.js';
-import { startMockUpstream, type MockUpstream } from './server.js';
-import { CLOUD_PLATFORM_SCOPE, JWT_BEARER_GRANT } from './vertex-auth.js';
+import type { MockUpstream } from './server.js';
+import { exchangeAssertion, signedAssertion, useMockUpstream } from './test-support/test-kit.js';
 
 type Json = Record<string, unknown>;
 
@@ -14,16 +14,14 @@ const EMAIL = 'lister@sluice-test.iam.gserviceaccount.com';
 const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
 let mock: MockUpstream;
-beforeAll(async () => {
-  mock = await startMockUpstream();
+useMockUpstream((started) => {
+  mock = started;
   mock.setVertexServiceAccount({
     clientEmail: EMAIL,
     publicKeyPem: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     projectId: 'sluice-test',
   });
 });
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
 
 async function get(path: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${mock.url}${path}`, { headers });
@@ -152,23 +150,8 @@ describe("Bedrock's GET /foundation-models", () => {
 
 describe("Vertex's GET /v1beta1/publishers/google/models", () => {
   async function accessToken(): Promise<string> {
-    const now = Math.floor(Date.now() / 1000);
-    const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-    const claims = {
-      iss: EMAIL,
-      scope: CLOUD_PLATFORM_SCOPE,
-      aud: `${mock.url}/token`,
-      iat: now,
-      exp: now + 3600,
-    };
-    const input = `${b64({ alg: 'RS256', typ: 'JWT' })}.${b64(claims)}`;
-    const jwt = `${input}.${sign('RSA-SHA256', Buffer.from(input), pair.privateKey).toString('base64url')}`;
-    const res = await fetch(`${mock.url}/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: jwt }).toString(),
-    });
-    return ((await res.json()) as { access_token: string }).access_token;
+    const jwt = signedAssertion(mock, { email: EMAIL, key: pair.privateKey });
+    return (await exchangeAssertion(mock, jwt)).body.access_token as string;
   }
 
   it("pages Model Garden's Google models for an access token the token endpoint issued", async () => {

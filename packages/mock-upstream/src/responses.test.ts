@@ -1,19 +1,18 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withMock } from './directive.js';
-import { startMockUpstream, type MockUpstream } from './server.js';
+import type { MockUpstream } from './server.js';
+import { useMockUpstream } from './test-support/test-kit.js';
 import { expectedResponsesReply, expectedResponsesUsage } from './usage-responses.js';
 
 // The official client parses what the mock sends (its stream helper rebuilds the Response from the
 // events and throws on any event out of place), so what passes here is what clients of OpenAI accept.
 let mock: MockUpstream;
 let client: OpenAI;
-beforeAll(async () => {
-  mock = await startMockUpstream();
+useMockUpstream((started) => {
+  mock = started;
   client = new OpenAI({ apiKey: 'sk-test', baseURL: `${mock.url}/v1`, maxRetries: 0 });
 });
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
 
 type Json = Record<string, unknown>;
 const sent = (): Json => mock.lastRequest('/v1/responses')?.body as Json;

@@ -6,9 +6,10 @@ import {
   argumentPieces,
   argumentsObject,
   countTokens,
-  effectiveDirective,
+  planOf,
   planReply,
   positiveLimit,
+  replyText,
   thoughtWords,
 } from './usage.js';
 
@@ -91,11 +92,10 @@ export function planAnthropic(body: Record<string, unknown>, directive: MockDire
 
 /** Usage the mock reports for a Messages request (body as the client sent it, markers included). */
 export function expectedAnthropicUsage(body: unknown, base: MockDirective = {}): AnthropicUsage {
-  return planAnthropic(isRecord(body) ? body : {}, effectiveDirective(body, base)).usage;
+  return planOf(planAnthropic, body, base).usage;
 }
 
 /** The text block the mock replies to a Messages request ('' when it calls a tool). */
 export function expectedAnthropicReply(body: unknown, base: MockDirective = {}): string {
-  const plan = planAnthropic(isRecord(body) ? body : {}, effectiveDirective(body, base));
-  return plan.answer.kind === 'text' ? plan.answer.words.join(' ') : '';
+  return replyText(planOf(planAnthropic, body, base).answer);
 }

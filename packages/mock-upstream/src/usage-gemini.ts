@@ -7,9 +7,10 @@ import {
   argumentPieces,
   argumentsObject,
   countTokens,
-  effectiveDirective,
+  planOf,
   planReply,
   positiveLimit,
+  replyText,
   thoughtWords,
 } from './usage.js';
 
@@ -108,11 +109,10 @@ export function planGemini(body: Record<string, unknown>, directive: MockDirecti
 
 /** usageMetadata the mock reports for a generateContent request (body as sent, markers included). */
 export function expectedGeminiUsage(body: unknown, base: MockDirective = {}): GeminiUsage {
-  return planGemini(isRecord(body) ? body : {}, effectiveDirective(body, base)).usage;
+  return planOf(planGemini, body, base).usage;
 }
 
 /** The answer text (thought parts excluded) the mock gives a generateContent request. */
 export function expectedGeminiReply(body: unknown, base: MockDirective = {}): string {
-  const plan = planGemini(isRecord(body) ? body : {}, effectiveDirective(body, base));
-  return plan.answer.kind === 'text' ? plan.answer.words.join(' ') : '';
+  return replyText(planOf(planGemini, body, base).answer);
 }

@@ -6,9 +6,10 @@ import { isRecord } from './routes/input.js';
 import {
   argumentPieces,
   countTokens,
-  effectiveDirective,
+  planOf,
   planReply,
   positiveLimit,
+  replyText,
   thoughtWords,
 } from './usage.js';
 
@@ -106,11 +107,10 @@ export function planResponses(body: Record<string, unknown>, directive: MockDire
 
 /** Usage the mock reports for a Responses request (body as it went on the wire, markers included). */
 export function expectedResponsesUsage(body: unknown, base: MockDirective = {}): ResponsesUsage {
-  return planResponses(isRecord(body) ? body : {}, effectiveDirective(body, base)).usage;
+  return planOf(planResponses, body, base).usage;
 }
 
 /** The output text the mock replies to a Responses request ('' when it calls a function). */
 export function expectedResponsesReply(body: unknown, base: MockDirective = {}): string {
-  const plan = planResponses(isRecord(body) ? body : {}, effectiveDirective(body, base));
-  return plan.answer.kind === 'text' ? plan.answer.words.join(' ') : '';
+  return replyText(planOf(planResponses, body, base).answer);
 }

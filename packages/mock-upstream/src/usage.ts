@@ -27,6 +27,20 @@ export const effectiveDirective = (body: unknown, base: MockDirective = {}): Moc
   ...directiveFromBody(body),
 });
 
+/**
+ * A request's plan as the mock makes it: the body as the client sent it (markers included) under the
+ * directive that applies. What the expected* helpers read the usage and the reply from.
+ */
+export const planOf = <Plan>(
+  plan: (body: Record<string, unknown>, directive: MockDirective) => Plan,
+  body: unknown,
+  base: MockDirective = {},
+): Plan => plan(isRecord(body) ? body : {}, effectiveDirective(body, base));
+
+/** A text answer's words as the reply reads; '' for a tool call. */
+export const replyText = (answer: { kind: 'text'; words: string[] } | { kind: 'tool' }): string =>
+  answer.kind === 'text' ? answer.words.join(' ') : '';
+
 /** Text of a chat message content: a string, or the text parts of a content array joined by spaces. */
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -159,13 +173,12 @@ export function planChat(body: Record<string, unknown>, directive: MockDirective
 
 /** Usage the mock reports for a chat completion request (body as the client sent it, markers included). */
 export function expectedChatUsage(body: unknown, base: MockDirective = {}): ChatUsage {
-  return planChat(isRecord(body) ? body : {}, effectiveDirective(body, base)).usage;
+  return planOf(planChat, body, base).usage;
 }
 
 /** The assistant text the mock replies to a chat completion request. */
 export function expectedChatReply(body: unknown, base: MockDirective = {}): string {
-  const plan = planChat(isRecord(body) ? body : {}, effectiveDirective(body, base));
-  return plan.kind === 'text' ? plan.words.join(' ') : '';
+  return replyText(planOf(planChat, body, base));
 }
 
 export interface SimpleUsage {
@@ -203,7 +216,7 @@ export function planCompletion(
 
 /** Usage the mock reports for a legacy /v1/completions request. */
 export function expectedCompletionUsage(body: unknown, base: MockDirective = {}): SimpleUsage {
-  return planCompletion(isRecord(body) ? body : {}, effectiveDirective(body, base)).usage;
+  return planOf(planCompletion, body, base).usage;
 }
 
 /** Embedding inputs as texts (token-id inputs become empty texts) with each one's token count. */

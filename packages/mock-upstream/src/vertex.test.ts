@@ -1,9 +1,10 @@
-import { generateKeyPairSync, sign } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMockUpstream, type MockUpstream } from './server.js';
+import { generateKeyPairSync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { MockUpstream } from './server.js';
+import { exchangeAssertion, signedAssertion, useMockUpstream } from './test-support/test-kit.js';
 import { expectedAnthropicUsage } from './usage-anthropic.js';
 import { expectedGeminiUsage } from './usage-gemini.js';
-import { CLOUD_PLATFORM_SCOPE, JWT_BEARER_GRANT } from './vertex-auth.js';
+import { JWT_BEARER_GRANT } from './vertex-auth.js';
 
 const EMAIL = 'relay@sluice-test.iam.gserviceaccount.com';
 const PROJECT = 'sluice-test';
@@ -12,8 +13,8 @@ const own = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
 let mock: MockUpstream;
-beforeAll(async () => {
-  mock = await startMockUpstream();
+useMockUpstream((started) => {
+  mock = started;
   mock.setVertexServiceAccount({
     clientEmail: EMAIL,
     publicKeyPem: own.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
@@ -27,34 +28,12 @@ beforeAll(async () => {
     tokenLifetimeSeconds: 0,
   });
 });
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
 
-const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** The main account's assertion, or one with other claims, key or kid. */
+const assertion = (overrides: Record<string, unknown> = {}, key = own.privateKey, kid = KID): string =>
+  signedAssertion(mock, { email: EMAIL, key, kid }, overrides);
 
-/** A service-account assertion, signed as Google's client libraries sign it. */
-function assertion(overrides: Record<string, unknown> = {}, key = own.privateKey, kid = KID): string {
-  const now = Math.floor(Date.now() / 1000);
-  const claims = {
-    iss: EMAIL,
-    scope: CLOUD_PLATFORM_SCOPE,
-    aud: `${mock.url}/token`,
-    iat: now,
-    exp: now + 3600,
-    ...overrides,
-  };
-  const input = `${b64({ alg: 'RS256', typ: 'JWT', kid })}.${b64(claims)}`;
-  return `${input}.${sign('RSA-SHA256', Buffer.from(input), key).toString('base64url')}`;
-}
-
-async function exchange(jwt: string, grantType = JWT_BEARER_GRANT) {
-  const res = await fetch(`${mock.url}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: grantType, assertion: jwt }).toString(),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const exchange = (jwt: string, grantType?: string) => exchangeAssertion(mock, jwt, grantType);
 
 async function token(claims: Record<string, unknown> = {}): Promise<string> {
   const answer = await exchange(assertion(claims));

@@ -25,6 +25,7 @@ function expectedOther(input: {
   cacheWrite?: number;
   reasoning?: number;
   upstream?: string;
+  formats?: { request: string; upstream: string };
 }): string {
   const p = input.pricing;
   const price =
@@ -46,6 +47,9 @@ function expectedOther(input: {
     ...(input.cacheWrite ? { cache_creation_tokens: input.cacheWrite } : {}),
     ...(input.reasoning ? { reasoning_tokens: input.reasoning } : {}),
     ...(input.upstream ? { upstream_model_name: input.upstream } : {}),
+    ...(input.formats
+      ? { request_format: input.formats.request, upstream_format: input.formats.upstream }
+      : {}),
   });
 }
 
@@ -68,6 +72,7 @@ describe('usage log rows', () => {
     cacheWrite?: number;
     reasoning?: number;
     upstream?: string;
+    formats?: { request: string; upstream: string };
   }[] = [
     { name: 'token pricing', pricing: tokens(), tried: [3] },
     {
@@ -102,6 +107,12 @@ describe('usage log rows', () => {
       reasoning: 300,
     },
     {
+      name: 'a Claude client converted for an OpenAI upstream',
+      pricing: tokens(),
+      tried: [5],
+      formats: { request: 'anthropic', upstream: 'openai' },
+    },
+    {
       name: 'cache writes at a per-call price',
       pricing: { billing: 'call', modelPrice: 0.04, groupRatio: 1, quotaPerUnit: 500000 },
       tried: [4],
@@ -125,6 +136,7 @@ describe('usage log rows', () => {
       channelId: 3,
       channelsTried: c.tried,
       upstreamModel: c.upstream ?? who.model,
+      ...(c.formats ? { formats: c.formats } : {}),
     });
     const p = c.pricing;
     const summary =

@@ -130,11 +130,13 @@ export function consumeLogRow(input: {
   upstreamModel: string;
   /** The tokens were counted by Sluice: the upstream sent no usable usage. */
   countedLocally?: boolean;
+  /** A chat call's dialects: the client's and the upstream's (they differ when it was converted). */
+  formats?: { request: string; upstream: string };
 }): Insertable<LogsTable> {
   const { who, timing, pricing, usage, interruption } = input;
   // The JSON.stringify of { frt, ...pricingOther(pricing), admin_info, cache_tokens?,
-  // cache_creation_tokens?, reasoning_tokens?, usage_source?, upstream_model_name?,
-  // stream_interrupted?, stream_error? }, written out: the price part is the same text for every
+  // cache_creation_tokens?, reasoning_tokens?, usage_source?, upstream_model_name?, request_format?,
+  // upstream_format?, stream_interrupted?, stream_error? }, written out: the price part is the same text for every
   // call at a price.
   const text = pricingText(pricing);
   let other = `{"frt":${jsonNumber(timing.firstResponseMs)},${text.otherKeys},"admin_info":${adminInfo(input.channelsTried)}`;
@@ -146,6 +148,10 @@ export function consumeLogRow(input: {
   if (input.countedLocally) other += ',"usage_source":"local"';
   if (input.upstreamModel !== who.model) {
     other += `,"upstream_model_name":${JSON.stringify(input.upstreamModel)}`;
+  }
+  // Dialect names are fixed words (openai, responses, anthropic, gemini): nothing to escape.
+  if (input.formats) {
+    other += `,"request_format":"${input.formats.request}","upstream_format":"${input.formats.upstream}"`;
   }
   let content = text.summary;
   if (cacheWriteTokens > 0 && pricing.billing === 'tokens') {

@@ -6,16 +6,16 @@ import {
   expectedChatUsage,
   expectedEmbeddingUsage,
   expectedResponsesUsage,
-  startMockUpstream,
   withMock,
 } from '@sluice/mock-upstream';
 import type { MockUpstream } from '@sluice/mock-upstream';
-import { CHANNEL_STATUS, LOG_TYPE, tokenQuota } from '@sluice/shared';
+import { CHANNEL_STATUS, tokenQuota } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
-import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
-import { addChannel, addToken, billingWritten, listen, setOptions } from '../test-support/relay-kit.js';
+import { addChannel, channelRow, lastConsumeLog, setOptions } from '../test-support/relay-kit.js';
 import type { TestToken } from '../test-support/relay-kit.js';
+import { chatBill } from '../test-support/relay-bills.js';
+import { openAiSdk, readChatStream, startRelaySuite, stopAppAndMock } from '../test-support/relay-suite.js';
 
 const GPT = 'gpt-4o';
 const LEGACY = 'gpt-3.5-turbo';
@@ -43,71 +43,45 @@ describe.each(testDialects())('Azure OpenAI channels through the relay on %s', (
   let brokenChannel: number;
 
   beforeAll(async () => {
-    mock = await startMockUpstream();
-    t = await createTestApp({ dialect });
     const models = [GPT, LEGACY, EMBED, BROKEN];
-    await setOptions(t, {
-      ModelRatio: Object.fromEntries(models.map((m) => [m, 2])),
-      CompletionRatio: { [GPT]: 4, [LEGACY]: 4 },
-      CacheRatio: { [GPT]: 0.5 },
-      AutomaticDisableChannelEnabled: true,
-      RetryTimes: 0,
-    });
-    user = await t.createUser({ quota: 50_000_000 });
-    token = await addToken(t, user.id, { remain_quota: 50_000_000 });
-    await addChannel(t, {
-      type: 3,
-      base_url: mock.url,
-      key: AZURE_KEY,
-      models: `${GPT},${EMBED}`,
-      other: '2024-10-21',
-      model_mapping: JSON.stringify({ [GPT]: 'prod-gpt-4o' }),
-    });
-    // No version in `other`: the channel form's default, 2023-06-01-preview.
-    await addChannel(t, {
-      type: 3,
-      base_url: mock.url,
-      key: AZURE_KEY,
-      models: LEGACY,
-      other: '',
-      model_mapping: JSON.stringify({ [LEGACY]: 'gpt-35-turbo' }),
-    });
-    brokenChannel = await addChannel(t, {
-      type: 3,
-      base_url: mock.url,
-      key: 'bad-azure-key',
-      models: BROKEN,
-      other: '2024-10-21',
-      auto_ban: 1,
-    });
-    openai = new OpenAI({ apiKey: token.key, baseURL: `${await listen(t)}/v1`, maxRetries: 0 });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
-  });
-  beforeEach(() => mock.reset());
-
-  async function lastConsumeLog() {
-    await billingWritten(t);
-    return t.db.db
-      .selectFrom('logs')
-      .selectAll()
-      .where('user_id', '=', user.id)
-      .where('type', '=', LOG_TYPE.consume)
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-  }
-
-  const chatBill = (usage: ReturnType<typeof expectedChatUsage>) =>
-    tokenQuota(
-      {
-        promptTokens: usage.prompt_tokens,
-        cachedTokens: usage.prompt_tokens_details.cached_tokens,
-        completionTokens: usage.completion_tokens,
+    let base: string;
+    ({ t, mock, base, user, token } = await startRelaySuite(dialect, {
+      options: {
+        ModelRatio: Object.fromEntries(models.map((m) => [m, 2])),
+        CompletionRatio: { [GPT]: 4, [LEGACY]: 4 },
+        CacheRatio: { [GPT]: 0.5 },
+        AutomaticDisableChannelEnabled: true,
+        RetryTimes: 0,
       },
-      pricing,
-    );
+      channels: async (add) => {
+        await add({
+          type: 3,
+          key: AZURE_KEY,
+          models: `${GPT},${EMBED}`,
+          other: '2024-10-21',
+          model_mapping: JSON.stringify({ [GPT]: 'prod-gpt-4o' }),
+        });
+        // No version in `other`: the channel form's default, 2023-06-01-preview.
+        await add({
+          type: 3,
+          key: AZURE_KEY,
+          models: LEGACY,
+          other: '',
+          model_mapping: JSON.stringify({ [LEGACY]: 'gpt-35-turbo' }),
+        });
+        brokenChannel = await add({
+          type: 3,
+          key: 'bad-azure-key',
+          models: BROKEN,
+          other: '2024-10-21',
+          auto_ban: 1,
+        });
+      },
+    }));
+    openai = openAiSdk(base, token.key);
+  });
+  afterAll(() => stopAppAndMock(t, mock));
+  beforeEach(() => mock.reset());
 
   it('sends chat to the mapped deployment with the api-key and the api-version, and bills its usage', async () => {
     const completion = await openai.chat.completions.create({
@@ -125,8 +99,8 @@ describe.each(testDialects())('Azure OpenAI channels through the relay on %s', (
     expect(sent?.headers.authorization).toBeUndefined();
     const usage = expectedChatUsage(sent?.body);
     expect(completion.usage).toMatchObject({ prompt_tokens: usage.prompt_tokens });
-    const log = await lastConsumeLog();
-    expect(Number(log.quota)).toBe(chatBill(usage));
+    const log = await lastConsumeLog(t, user.id);
+    expect(Number(log.quota)).toBe(chatBill(usage, pricing));
     expect(Number(log.prompt_tokens)).toBe(usage.prompt_tokens);
   });
 
@@ -136,18 +110,13 @@ describe.each(testDialects())('Azure OpenAI channels through the relay on %s', (
       stream: true,
       messages: [{ role: 'user', content: 'stream from azure please' }],
     });
-    let text = '';
-    let usageChunks = 0;
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta.content ?? '';
-      if (chunk.usage) usageChunks += 1;
-    }
+    const { text, usageChunks } = await readChatStream(stream);
     expect(text).toBe('You said: stream from azure please');
     // Asked for upstream but not by the client: the usage chunk is not passed on.
     expect(usageChunks).toBe(0);
     const body = mock.lastRequest()?.body as Json;
     expect(body.stream_options).toEqual({ include_usage: true });
-    expect(Number((await lastConsumeLog()).quota)).toBe(chatBill(expectedChatUsage(body)));
+    expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(chatBill(expectedChatUsage(body), pricing));
   });
 
   it('uses the default api-version when other is empty and sends it nothing that version refuses', async () => {
@@ -156,8 +125,7 @@ describe.each(testDialects())('Azure OpenAI channels through the relay on %s', (
       stream: true,
       messages: [{ role: 'user', content: 'an older api version' }],
     });
-    let text = '';
-    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    const { text } = await readChatStream(stream);
     expect(text).toBe('You said: an older api version');
     const sent = mock.lastRequest();
     expect(sent).toMatchObject({
@@ -167,7 +135,7 @@ describe.each(testDialects())('Azure OpenAI channels through the relay on %s', (
     });
     expect((sent?.body as Json).stream_options).toBeUndefined();
     // No usage from the upstream: the stream is billed by Sluice's own count.
-    const log = await lastConsumeLog();
+    const log = await lastConsumeLog(t, user.id);
     expect(Number(log.completion_tokens)).toBeGreaterThan(0);
     expect(log.model_name).toBe(LEGACY);
   });
@@ -180,7 +148,7 @@ describe.each(testDialects())('Azure OpenAI channels through the relay on %s', (
     expect(sent?.query['api-version']).toBe('2024-10-21');
     const usage = expectedEmbeddingUsage(sent?.body);
     expect(embedded.usage.prompt_tokens).toBe(usage.prompt_tokens);
-    expect(Number((await lastConsumeLog()).prompt_tokens)).toBe(usage.prompt_tokens);
+    expect(Number((await lastConsumeLog(t, user.id)).prompt_tokens)).toBe(usage.prompt_tokens);
   });
 
   it("sends a Responses client's own bytes to Azure's v1 Responses API", async () => {
@@ -201,7 +169,7 @@ describe.each(testDialects())('Azure OpenAI channels through the relay on %s', (
     });
     const usage = expectedResponsesUsage(sent?.body);
     expect(response.usage?.input_tokens).toBe(usage.input_tokens);
-    expect(Number((await lastConsumeLog()).quota)).toBe(
+    expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(
       tokenQuota({ promptTokens: usage.input_tokens, completionTokens: usage.output_tokens }, pricing),
     );
   });
@@ -222,11 +190,7 @@ describe.each(testDialects())('Azure OpenAI channels through the relay on %s', (
     expect(error).toMatchObject({ status: 500, code: 'channel_misconfigured' });
     expect((error as Error).message).toMatch(/no base URL: set it to the resource endpoint/);
     expect(mock.requests).toHaveLength(0);
-    const row = await t.db.db
-      .selectFrom('channels')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    const row = await channelRow(t, id);
     expect(row.status).toBe(CHANNEL_STATUS.autoDisabled);
     expect(row.other_info).toContain('no base URL');
   });
@@ -239,11 +203,7 @@ describe.each(testDialects())('Azure OpenAI channels through the relay on %s', (
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
     expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe('upstream_unavailable');
     expect(mock.lastRequest()?.status).toBe(401);
-    const row = await t.db.db
-      .selectFrom('channels')
-      .selectAll()
-      .where('id', '=', brokenChannel)
-      .executeTakeFirstOrThrow();
+    const row = await channelRow(t, brokenChannel);
     expect(row.status).toBe(CHANNEL_STATUS.autoDisabled);
     expect(row.other_info).toContain('401');
   });

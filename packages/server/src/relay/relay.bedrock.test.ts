@@ -9,16 +9,22 @@ import {
   MOCK_AWS_CREDENTIALS,
   expectedAnthropicReply,
   expectedAnthropicUsage,
-  startMockUpstream,
   withMock,
 } from '@sluice/mock-upstream';
 import type { MockUpstream, RecordedRequest } from '@sluice/mock-upstream';
-import { CHANNEL_STATUS, LOG_TYPE, tokenQuota } from '@sluice/shared';
+import { CHANNEL_STATUS } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
-import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
-import { addChannel, addToken, billingWritten, listen, setOptions } from '../test-support/relay-kit.js';
+import { MOCK_AWS_KEY, channelRow, lastConsumeLog } from '../test-support/relay-kit.js';
 import type { TestToken } from '../test-support/relay-kit.js';
+import { anthropicBill, pricingOptions } from '../test-support/relay-bills.js';
+import {
+  anthropicSdk,
+  openAiSdk,
+  readChatStream,
+  startRelaySuite,
+  stopAppAndMock,
+} from '../test-support/relay-suite.js';
 import { probeChannel } from './channel-probe.js';
 
 /** Served by a channel with AWS access keys (SigV4). */
@@ -27,7 +33,6 @@ const SIGNED_MODEL = 'claude-3-5-haiku-20241022';
 const API_KEY_MODEL = 'claude-3-haiku-20240307';
 /** Served by a channel whose secret is wrong. */
 const BROKEN_MODEL = 'claude-sonnet-4-20250514';
-const AWS_KEY = `${MOCK_AWS_CREDENTIALS.accessKeyId}|${MOCK_AWS_CREDENTIALS.secretAccessKey}|us-east-1`;
 const BEDROCK_API_KEY = 'ABSKbWVkcm9jay1hcGkta2V5LWZvci10ZXN0cw==';
 
 const pricing = {
@@ -40,18 +45,6 @@ const pricing = {
 };
 
 type Json = Record<string, unknown>;
-type Usage = ReturnType<typeof expectedAnthropicUsage>;
-
-const bill = (usage: Usage) =>
-  tokenQuota(
-    {
-      promptTokens: usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens,
-      cachedTokens: usage.cache_read_input_tokens,
-      cacheWriteTokens: usage.cache_creation_input_tokens,
-      completionTokens: usage.output_tokens,
-    },
-    pricing,
-  );
 
 /** The model id a recorded Bedrock call named in its path, and whether it streamed. */
 function invoked(request: RecordedRequest | undefined) {
@@ -73,56 +66,28 @@ describe.each(testDialects())('Claude on AWS Bedrock through the relay on %s', (
   let brokenChannel: number;
 
   beforeAll(async () => {
-    mock = await startMockUpstream();
-    t = await createTestApp({ dialect });
-    const ratios = (value: number) => ({
-      [SIGNED_MODEL]: value,
-      [API_KEY_MODEL]: value,
-      [BROKEN_MODEL]: value,
-    });
-    await setOptions(t, {
-      ModelRatio: ratios(pricing.modelRatio),
-      CompletionRatio: ratios(pricing.completionRatio),
-      CacheRatio: ratios(pricing.cacheRatio),
-      CreateCacheRatio: ratios(pricing.cacheWriteRatio),
-      AutomaticDisableChannelEnabled: true,
-      RetryTimes: 0,
-    });
-    user = await t.createUser({ quota: 50_000_000 });
-    token = await addToken(t, user.id, { remain_quota: 50_000_000 });
-    signedChannel = await addChannel(t, { type: 33, base_url: mock.url, models: SIGNED_MODEL, key: AWS_KEY });
-    await addChannel(t, {
-      type: 33,
-      base_url: mock.url,
-      models: API_KEY_MODEL,
-      key: `${BEDROCK_API_KEY}|us-west-2`,
-    });
-    brokenChannel = await addChannel(t, {
-      type: 33,
-      base_url: mock.url,
-      models: BROKEN_MODEL,
-      key: `${MOCK_AWS_CREDENTIALS.accessKeyId}|not-the-secret|us-east-1`,
-    });
-    const base = await listen(t);
-    claude = new Anthropic({ apiKey: token.key, baseURL: base, maxRetries: 0 });
-    openai = new OpenAI({ apiKey: token.key, baseURL: `${base}/v1`, maxRetries: 0 });
+    let base: string;
+    ({ t, mock, base, user, token } = await startRelaySuite(dialect, {
+      options: {
+        ...pricingOptions([SIGNED_MODEL, API_KEY_MODEL, BROKEN_MODEL], pricing),
+        AutomaticDisableChannelEnabled: true,
+        RetryTimes: 0,
+      },
+      channels: async (add) => {
+        signedChannel = await add({ type: 33, models: SIGNED_MODEL, key: MOCK_AWS_KEY });
+        await add({ type: 33, models: API_KEY_MODEL, key: `${BEDROCK_API_KEY}|us-west-2` });
+        brokenChannel = await add({
+          type: 33,
+          models: BROKEN_MODEL,
+          key: `${MOCK_AWS_CREDENTIALS.accessKeyId}|not-the-secret|us-east-1`,
+        });
+      },
+    }));
+    claude = anthropicSdk(base, token.key);
+    openai = openAiSdk(base, token.key);
   });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
-  });
+  afterAll(() => stopAppAndMock(t, mock));
   beforeEach(() => mock.reset());
-
-  async function lastConsumeLog() {
-    await billingWritten(t);
-    return t.db.db
-      .selectFrom('logs')
-      .selectAll()
-      .where('user_id', '=', user.id)
-      .where('type', '=', LOG_TYPE.consume)
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-  }
 
   describe('a Claude client (the Anthropic SDK)', () => {
     it("sends its body in Bedrock's shape, signed with SigV4, and bills cache reads and writes", async () => {
@@ -150,8 +115,8 @@ describe.each(testDialects())('Claude on AWS Bedrock through the relay on %s', (
       expect(message.content[0]).toMatchObject({ type: 'text', text: expectedAnthropicReply(sent?.body) });
       const expected = expectedAnthropicUsage(sent?.body);
       expect(message.usage).toMatchObject(expected);
-      const log = await lastConsumeLog();
-      expect(Number(log.quota)).toBe(bill(expected));
+      const log = await lastConsumeLog(t, user.id);
+      expect(Number(log.quota)).toBe(anthropicBill(expected, pricing));
       expect(Number(log.prompt_tokens)).toBe(
         expected.input_tokens + expected.cache_read_input_tokens + expected.cache_creation_input_tokens,
       );
@@ -180,7 +145,7 @@ describe.each(testDialects())('Claude on AWS Bedrock through the relay on %s', (
         output_tokens: expected.output_tokens,
         cache_read_input_tokens: expected.cache_read_input_tokens,
       });
-      expect(Number((await lastConsumeLog()).quota)).toBe(bill(expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(anthropicBill(expected, pricing));
     });
 
     it('tells a failure inside the stream as an Anthropic error event', async () => {
@@ -221,7 +186,7 @@ describe.each(testDialects())('Claude on AWS Bedrock through the relay on %s', (
         prompt_tokens: expected.input_tokens + expected.cache_creation_input_tokens,
         completion_tokens: expected.output_tokens,
       });
-      expect(Number((await lastConsumeLog()).quota)).toBe(bill(expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(anthropicBill(expected, pricing));
     });
 
     it('streams chunks with the usage chunk it asked for, from a signed channel', async () => {
@@ -231,14 +196,7 @@ describe.each(testDialects())('Claude on AWS Bedrock through the relay on %s', (
         stream_options: { include_usage: true },
         messages: [{ role: 'user', content: withMock('count these words', { cached_tokens: 1 }) }],
       });
-      let text = '';
-      let usage: OpenAI.CompletionUsage | null | undefined;
-      let finish: string | null | undefined;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta.content ?? '';
-        finish = chunk.choices[0]?.finish_reason ?? finish;
-        usage = chunk.usage ?? usage;
-      }
+      const { text, finish, usage } = await readChatStream(stream);
       const sent = mock.lastRequest();
       expect(invoked(sent).stream).toBe(true);
       expect(text).toBe(expectedAnthropicReply(sent?.body));
@@ -249,7 +207,7 @@ describe.each(testDialects())('Claude on AWS Bedrock through the relay on %s', (
         completion_tokens: expected.output_tokens,
         prompt_tokens_details: { cached_tokens: expected.cache_read_input_tokens },
       });
-      expect(Number((await lastConsumeLog()).quota)).toBe(bill(expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(anthropicBill(expected, pricing));
     });
 
     it('round-trips a tool call and its result', async () => {
@@ -325,21 +283,13 @@ describe.each(testDialects())('Claude on AWS Bedrock through the relay on %s', (
       const sent = mock.lastRequest();
       expect(sent?.status).toBe(403);
       expect(invoked(sent).modelId).toBe('anthropic.claude-sonnet-4-20250514-v1:0');
-      const row = await t.db.db
-        .selectFrom('channels')
-        .selectAll()
-        .where('id', '=', brokenChannel)
-        .executeTakeFirstOrThrow();
+      const row = await channelRow(t, brokenChannel);
       expect(row.status).toBe(CHANNEL_STATUS.autoDisabled);
       expect(row.other_info).toContain('signature we calculated does not match');
     });
 
     it("is tested with a converted chat call, and a key of neither format is named in the test's message", async () => {
-      const row = await t.db.db
-        .selectFrom('channels')
-        .selectAll()
-        .where('id', '=', signedChannel)
-        .executeTakeFirstOrThrow();
+      const row = await channelRow(t, signedChannel);
       const ok = await probeChannel(t.app.ctx, row);
       expect(ok).toMatchObject({ ok: true, message: '' });
       const sent = mock.lastRequest();

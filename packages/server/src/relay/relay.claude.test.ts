@@ -2,21 +2,23 @@
 // client on a Claude channel (bytes forwarded), a Claude client on an OpenAI channel and an OpenAI
 // client on a Claude channel (converted), each billed from the upstream's usage.
 import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  expectedAnthropicUsage,
-  expectedChatUsage,
-  startMockUpstream,
-  withMock,
-} from '@sluice/mock-upstream';
+import { expectedAnthropicUsage, expectedChatUsage, withMock } from '@sluice/mock-upstream';
 import type { MockUpstream } from '@sluice/mock-upstream';
-import { LOG_TYPE, tokenQuota } from '@sluice/shared';
+import { tokenQuota } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
-import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
-import { addChannel, addToken, billingWritten, listen, setOptions } from '../test-support/relay-kit.js';
+import { billingWritten, lastConsumeLog } from '../test-support/relay-kit.js';
 import type { TestToken } from '../test-support/relay-kit.js';
+import { anthropicBill } from '../test-support/relay-bills.js';
+import {
+  anthropicSdk,
+  openAiSdk,
+  readChatStream,
+  startRelaySuite,
+  stopAppAndMock,
+} from '../test-support/relay-suite.js';
 
 const CLAUDE = 'claude-test';
 const GPT = 'gpt-test';
@@ -53,50 +55,23 @@ describe.each(testDialects())('Claude Messages through the relay on %s', (dialec
   let openai: OpenAI;
 
   beforeAll(async () => {
-    mock = await startMockUpstream();
-    t = await createTestApp({ dialect });
-    await setOptions(t, {
-      ModelRatio: { [CLAUDE]: 1.5, [GPT]: 2, 'served-nowhere': 1 },
-      CompletionRatio: { [CLAUDE]: 5, [GPT]: 4 },
-      CacheRatio: { [CLAUDE]: 0.1 },
-      CreateCacheRatio: { [CLAUDE]: 1.25 },
-    });
-    user = await t.createUser({ quota: 50_000_000 });
-    token = await addToken(t, user.id, { remain_quota: 50_000_000 });
-    await addChannel(t, { type: 14, base_url: mock.url, models: CLAUDE, key: CLAUDE_KEY });
-    await addChannel(t, { type: 1, base_url: mock.url, models: GPT });
-    base = await listen(t);
-    claude = new Anthropic({ apiKey: token.key, baseURL: base, maxRetries: 0 });
-    openai = new OpenAI({ apiKey: token.key, baseURL: `${base}/v1`, maxRetries: 0 });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
-  });
-  beforeEach(() => mock.reset());
-
-  /** The newest consume log row and what the formula says it should cost. */
-  async function lastConsumeLog() {
-    await billingWritten(t);
-    return t.db.db
-      .selectFrom('logs')
-      .selectAll()
-      .where('user_id', '=', user.id)
-      .where('type', '=', LOG_TYPE.consume)
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-  }
-
-  const anthropicBill = (model: string, usage: ReturnType<typeof expectedAnthropicUsage>) =>
-    tokenQuota(
-      {
-        promptTokens: usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens,
-        cachedTokens: usage.cache_read_input_tokens,
-        cacheWriteTokens: usage.cache_creation_input_tokens,
-        completionTokens: usage.output_tokens,
+    ({ t, mock, base, user, token } = await startRelaySuite(dialect, {
+      options: {
+        ModelRatio: { [CLAUDE]: 1.5, [GPT]: 2, 'served-nowhere': 1 },
+        CompletionRatio: { [CLAUDE]: 5, [GPT]: 4 },
+        CacheRatio: { [CLAUDE]: 0.1 },
+        CreateCacheRatio: { [CLAUDE]: 1.25 },
       },
-      pricing(model),
-    );
+      channels: async (add) => {
+        await add({ type: 14, models: CLAUDE, key: CLAUDE_KEY });
+        await add({ type: 1, models: GPT });
+      },
+    }));
+    claude = anthropicSdk(base, token.key);
+    openai = openAiSdk(base, token.key);
+  });
+  afterAll(() => stopAppAndMock(t, mock));
+  beforeEach(() => mock.reset());
 
   describe('a Claude client on a Claude channel', () => {
     it('forwards the request as it came and bills cache reads and writes at their ratios', async () => {
@@ -121,8 +96,8 @@ describe.each(testDialects())('Claude Messages through the relay on %s', (dialec
       expect((sent?.body as Json).system).toBe('answer briefly');
       const expected = expectedAnthropicUsage(sent?.body);
       expect(message.usage).toMatchObject(expected);
-      const log = await lastConsumeLog();
-      expect(Number(log.quota)).toBe(anthropicBill(CLAUDE, expected));
+      const log = await lastConsumeLog(t, user.id);
+      expect(Number(log.quota)).toBe(anthropicBill(expected, pricing(CLAUDE)));
       expect(Number(log.prompt_tokens)).toBe(
         expected.input_tokens + expected.cache_read_input_tokens + expected.cache_creation_input_tokens,
       );
@@ -143,11 +118,11 @@ describe.each(testDialects())('Claude Messages through the relay on %s', (dialec
       expect(sent?.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14');
       const expected = expectedAnthropicUsage(sent?.body);
       expect(message.usage.output_tokens).toBe(expected.output_tokens);
-      expect(Number((await lastConsumeLog()).quota)).toBe(anthropicBill(CLAUDE, expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(anthropicBill(expected, pricing(CLAUDE)));
     });
 
     it('answers errors in Anthropic shape: a bad key, an unknown model', async () => {
-      const stranger = new Anthropic({ apiKey: `sk-${'n'.repeat(48)}`, baseURL: base, maxRetries: 0 });
+      const stranger = anthropicSdk(base, `sk-${'n'.repeat(48)}`);
       const denied = await stranger.messages
         .create({ model: CLAUDE, max_tokens: 10, messages: [{ role: 'user', content: 'x' }] })
         .catch((error: unknown) => error);
@@ -212,7 +187,7 @@ describe.each(testDialects())('Claude Messages through the relay on %s', (dialec
         input_tokens: usage.prompt_tokens,
         output_tokens: usage.completion_tokens,
       });
-      const log = await lastConsumeLog();
+      const log = await lastConsumeLog(t, user.id);
       expect(Number(log.quota)).toBe(
         tokenQuota(
           { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens },
@@ -329,7 +304,7 @@ describe.each(testDialects())('Claude Messages through the relay on %s', (dialec
         prompt_tokens: expected.input_tokens,
         completion_tokens: expected.output_tokens,
       });
-      expect(Number((await lastConsumeLog()).quota)).toBe(anthropicBill(CLAUDE, expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(anthropicBill(expected, pricing(CLAUDE)));
     });
 
     it('streams chunks with the usage chunk the client asked for', async () => {
@@ -339,14 +314,7 @@ describe.each(testDialects())('Claude Messages through the relay on %s', (dialec
         stream_options: { include_usage: true },
         messages: [{ role: 'user', content: withMock('count these words', { cached_tokens: 1 }) }],
       });
-      let text = '';
-      let usage: OpenAI.CompletionUsage | null | undefined;
-      let finish: string | null | undefined;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta.content ?? '';
-        finish = chunk.choices[0]?.finish_reason ?? finish;
-        usage = chunk.usage ?? usage;
-      }
+      const { text, finish, usage } = await readChatStream(stream);
       expect(text).toBe('You said: count these words');
       expect(finish).toBe('stop');
       const expected = expectedAnthropicUsage(mock.lastRequest('/v1/messages')?.body);
@@ -355,7 +323,7 @@ describe.each(testDialects())('Claude Messages through the relay on %s', (dialec
         completion_tokens: expected.output_tokens,
         prompt_tokens_details: { cached_tokens: expected.cache_read_input_tokens },
       });
-      expect(Number((await lastConsumeLog()).quota)).toBe(anthropicBill(CLAUDE, expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(anthropicBill(expected, pricing(CLAUDE)));
     });
 
     it('maps tools, a tool call and reasoning effort both ways', async () => {

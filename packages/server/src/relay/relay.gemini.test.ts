@@ -10,22 +10,25 @@ import {
   HarmCategory,
 } from '@google/genai';
 import type { Content, GenerateContentResponse, SafetySetting } from '@google/genai';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  expectedChatUsage,
-  expectedGeminiUsage,
-  mockEmbedding,
-  startMockUpstream,
-  withMock,
-} from '@sluice/mock-upstream';
-import type { GeminiUsage, MockUpstream } from '@sluice/mock-upstream';
-import { LOG_TYPE, tokenQuota } from '@sluice/shared';
+import { expectedChatUsage, expectedGeminiUsage, mockEmbedding, withMock } from '@sluice/mock-upstream';
+import type { MockUpstream } from '@sluice/mock-upstream';
+import { tokenQuota } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
-import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
-import { addChannel, addToken, billingWritten, listen, setOptions } from '../test-support/relay-kit.js';
+import { consumeLogs, lastConsumeLog } from '../test-support/relay-kit.js';
 import type { TestToken } from '../test-support/relay-kit.js';
+import { geminiBill } from '../test-support/relay-bills.js';
+import {
+  anthropicSdk,
+  geminiSdk,
+  openAiSdk,
+  readChatStream,
+  readGeminiStream,
+  startRelaySuite,
+  stopAppAndMock,
+} from '../test-support/relay-suite.js';
 
 const GEMINI = 'gemini-test';
 const THINKING = 'gemini-test-thinking-128';
@@ -45,17 +48,6 @@ const pricing = (model: string) => ({
   cacheRatio: model === GPT || model === EMBED ? 1 : ratios.cacheRatio,
   cacheWriteRatio: 1.25,
 });
-
-/** What a Gemini usageMetadata costs: thoughts are output, cached tokens are inside the prompt. */
-const geminiBill = (model: string, usage: GeminiUsage) =>
-  tokenQuota(
-    {
-      promptTokens: usage.promptTokenCount,
-      cachedTokens: usage.cachedContentTokenCount ?? 0,
-      completionTokens: (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0),
-    },
-    pricing(model),
-  );
 
 type Json = Record<string, unknown>;
 
@@ -94,24 +86,25 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
   const sentByClient = new Map<string, unknown>();
 
   beforeAll(async () => {
-    mock = await startMockUpstream();
-    t = await createTestApp({ dialect });
-    await setOptions(t, {
-      ModelRatio: { [GEMINI]: 1.5, [THINKING]: 1.5, [REVOKED]: 1.5, [UNSERVED]: 1, [GPT]: 2, [EMBED]: 0.05 },
-      CompletionRatio: { [GEMINI]: 8, [THINKING]: 8, [GPT]: 4 },
-      CacheRatio: { [GEMINI]: 0.25, [THINKING]: 0.25 },
-    });
-    user = await t.createUser({ quota: 50_000_000 });
-    token = await addToken(t, user.id, { remain_quota: 50_000_000 });
-    await addChannel(t, {
-      type: 24,
-      base_url: mock.url,
-      models: `${GEMINI},${THINKING},${EMBED}`,
-      key: GEMINI_KEY,
-    });
-    await addChannel(t, { type: 24, base_url: mock.url, models: REVOKED, key: 'bad-revoked-key' });
-    await addChannel(t, { type: 1, base_url: mock.url, models: GPT });
-    base = await listen(t);
+    ({ t, mock, base, user, token } = await startRelaySuite(dialect, {
+      options: {
+        ModelRatio: {
+          [GEMINI]: 1.5,
+          [THINKING]: 1.5,
+          [REVOKED]: 1.5,
+          [UNSERVED]: 1,
+          [GPT]: 2,
+          [EMBED]: 0.05,
+        },
+        CompletionRatio: { [GEMINI]: 8, [THINKING]: 8, [GPT]: 4 },
+        CacheRatio: { [GEMINI]: 0.25, [THINKING]: 0.25 },
+      },
+      channels: async (add) => {
+        await add({ type: 24, models: `${GEMINI},${THINKING},${EMBED}`, key: GEMINI_KEY });
+        await add({ type: 24, models: REVOKED, key: 'bad-revoked-key' });
+        await add({ type: 1, models: GPT });
+      },
+    }));
     gemini = new GoogleGenAI({
       apiKey: token.key,
       httpOptions: {
@@ -124,32 +117,13 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
         },
       },
     });
-    openai = new OpenAI({ apiKey: token.key, baseURL: `${base}/v1`, maxRetries: 0 });
+    openai = openAiSdk(base, token.key);
   });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
-  });
+  afterAll(() => stopAppAndMock(t, mock));
   beforeEach(() => {
     mock.reset();
     sentByClient.clear();
   });
-
-  async function consumeLogs() {
-    await billingWritten(t);
-    return t.db.db
-      .selectFrom('logs')
-      .selectAll()
-      .where('user_id', '=', user.id)
-      .where('type', '=', LOG_TYPE.consume)
-      .orderBy('id', 'desc')
-      .execute();
-  }
-  const lastConsumeLog = async () => {
-    const [log] = await consumeLogs();
-    if (!log) throw new Error('no consume log');
-    return log;
-  };
 
   describe('a Gemini client on a Gemini channel', () => {
     it('forwards the request as it came, with the channel key, and bills thoughts and cache reads', async () => {
@@ -173,11 +147,11 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
         thoughtsTokenCount: 3,
         cachedContentTokenCount: 2,
       });
-      const log = await lastConsumeLog();
+      const log = await lastConsumeLog(t, user.id);
       expect(log.model_name).toBe(GEMINI);
       expect(Number(log.prompt_tokens)).toBe(expected.promptTokenCount);
       expect(Number(log.completion_tokens)).toBe((expected.candidatesTokenCount ?? 0) + 3);
-      expect(Number(log.quota)).toBe(geminiBill(GEMINI, expected));
+      expect(Number(log.quota)).toBe(geminiBill(expected, pricing(GEMINI)));
     });
 
     it('streams as server-sent events, with the hold as output limit and the site safety settings', async () => {
@@ -185,14 +159,7 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
         model: GEMINI,
         contents: withMock('stream these words', { reasoning_tokens: 2 }),
       });
-      let text = '';
-      let usage: GenerateContentResponse['usageMetadata'];
-      let finish: string | undefined;
-      for await (const chunk of stream) {
-        text += chunk.text ?? '';
-        usage = chunk.usageMetadata ?? usage;
-        finish = chunk.candidates?.[0]?.finishReason ?? finish;
-      }
+      const { text, finish, usage } = await readGeminiStream(stream);
       expect(text).toBe('You said: stream these words');
       expect(finish).toBe('STOP');
       const sent = mock.lastRequest(generatePath(GEMINI, true));
@@ -207,7 +174,7 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
       });
       const expected = expectedGeminiUsage(body);
       expect(usage?.thoughtsTokenCount).toBe(2);
-      expect(Number((await lastConsumeLog()).quota)).toBe(geminiBill(GEMINI, expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(geminiBill(expected, pricing(GEMINI)));
     });
 
     it('streams one JSON array to a client that did not ask for alt=sse, keyed by ?key=', async () => {
@@ -236,17 +203,17 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
         thinkingBudget: 128,
         includeThoughts: true,
       });
-      expect((await lastConsumeLog()).model_name).toBe(THINKING);
+      expect((await lastConsumeLog(t, user.id)).model_name).toBe(THINKING);
     });
 
     it('counts tokens for free', async () => {
-      const before = (await consumeLogs()).length;
+      const before = (await consumeLogs(t, user.id)).length;
       const counted = await gemini.models.countTokens({
         model: GEMINI,
         contents: 'how many tokens are in this sentence',
       });
       expect(counted.totalTokens).toBeGreaterThan(5);
-      expect((await consumeLogs()).length).toBe(before);
+      expect((await consumeLogs(t, user.id)).length).toBe(before);
     });
 
     it('embeds through batchEmbedContents and bills the input', async () => {
@@ -261,7 +228,7 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
       ]);
       const sent = mock.lastRequest(`/v1beta/models/${EMBED}:batchEmbedContents`);
       expect(sent?.headers['x-goog-api-key']).toBe(GEMINI_KEY);
-      const log = await lastConsumeLog();
+      const log = await lastConsumeLog(t, user.id);
       expect(log.model_name).toBe(EMBED);
       expect(Number(log.prompt_tokens)).toBeGreaterThan(4);
       expect(Number(log.quota)).toBe(
@@ -287,7 +254,7 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
     });
 
     it("answers errors in Google's shape: a bad key, an unknown model, a revoked channel key", async () => {
-      const stranger = new GoogleGenAI({ apiKey: `sk-${'n'.repeat(48)}`, httpOptions: { baseUrl: base } });
+      const stranger = geminiSdk(base, `sk-${'n'.repeat(48)}`);
       const denied = await stranger.models
         .generateContent({ model: GEMINI, contents: 'x' })
         .catch((error: unknown) => error);
@@ -332,7 +299,7 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
         candidatesTokenCount: usage.completion_tokens,
         cachedContentTokenCount: 1,
       });
-      expect(Number((await lastConsumeLog()).quota)).toBe(
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(
         tokenQuota(
           { promptTokens: usage.prompt_tokens, cachedTokens: 1, completionTokens: usage.completion_tokens },
           pricing(GPT),
@@ -345,12 +312,7 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
         model: GPT,
         contents: 'stream converted words',
       });
-      let text = '';
-      let usage: GenerateContentResponse['usageMetadata'];
-      for await (const chunk of stream) {
-        text += chunk.text ?? '';
-        usage = chunk.usageMetadata ?? usage;
-      }
+      const { text, usage } = await readGeminiStream(stream);
       expect(text).toBe('You said: stream converted words');
       const expected = expectedChatUsage(mock.lastRequest('/v1/chat/completions')?.body);
       expect(usage).toMatchObject({
@@ -428,7 +390,7 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
         completion_tokens: (expected.candidatesTokenCount ?? 0) + 4,
         prompt_tokens_details: { cached_tokens: 3 },
       });
-      expect(Number((await lastConsumeLog()).quota)).toBe(geminiBill(GEMINI, expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(geminiBill(expected, pricing(GEMINI)));
     });
 
     it('streams chunks with the usage chunk the client asked for', async () => {
@@ -438,12 +400,7 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
         stream_options: { include_usage: true },
         messages: [{ role: 'user', content: 'count these words' }],
       });
-      let text = '';
-      let usage: OpenAI.CompletionUsage | null | undefined;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta.content ?? '';
-        usage = chunk.usage ?? usage;
-      }
+      const { text, usage } = await readChatStream(stream);
       expect(text).toBe('You said: count these words');
       const sent = mock.lastRequest(generatePath(GEMINI, true));
       expect(sent?.query.alt).toBe('sse');
@@ -452,7 +409,7 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
         prompt_tokens: expected.promptTokenCount,
         completion_tokens: expected.candidatesTokenCount,
       });
-      expect(Number((await lastConsumeLog()).quota)).toBe(geminiBill(GEMINI, expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(geminiBill(expected, pricing(GEMINI)));
     });
 
     it('maps tools, a function call and its result both ways', async () => {
@@ -515,7 +472,7 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
         { model: `models/${EMBED}`, content: { parts: [{ text: 'alpha beta' }] } },
         { model: `models/${EMBED}`, content: { parts: [{ text: 'gamma' }] } },
       ]);
-      const log = await lastConsumeLog();
+      const log = await lastConsumeLog(t, user.id);
       expect(log.model_name).toBe(EMBED);
       expect(Number(log.prompt_tokens)).toBeGreaterThan(1);
     });
@@ -549,7 +506,7 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
         .map((e) => JSON.parse(e.replace(/^data: /, '')) as Json);
       expect(events.length).toBe(3);
       expect(events.at(-1)).toMatchObject({ error: { code: 502, status: 'UNAVAILABLE' } });
-      const log = await lastConsumeLog();
+      const log = await lastConsumeLog(t, user.id);
       expect(JSON.parse(log.other ?? '{}')).toMatchObject({ stream_interrupted: 'upstream' });
     });
 
@@ -588,7 +545,7 @@ describe.each(testDialects())('Gemini through the relay on %s', (dialect) => {
       const listed = (await google.json()) as { models: { name: string }[] };
       expect(listed.models.map((m) => m.name)).toContain(`models/${GEMINI}`);
 
-      const claude = new Anthropic({ apiKey: token.key, baseURL: base, maxRetries: 0 });
+      const claude = anthropicSdk(base, token.key);
       const ids: string[] = [];
       for await (const model of claude.models.list({ limit: 2 })) {
         expect(model.type).toBe('model');

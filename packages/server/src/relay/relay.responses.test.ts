@@ -9,16 +9,16 @@ import {
   expectedAnthropicUsage,
   expectedChatUsage,
   expectedResponsesUsage,
-  startMockUpstream,
   withMock,
 } from '@sluice/mock-upstream';
 import type { MockUpstream } from '@sluice/mock-upstream';
-import { LOG_TYPE, tokenQuota } from '@sluice/shared';
+import { tokenQuota } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
-import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
-import { addChannel, addToken, billingWritten, listen, setOptions } from '../test-support/relay-kit.js';
+import { lastConsumeLog } from '../test-support/relay-kit.js';
 import type { TestToken } from '../test-support/relay-kit.js';
+import { anthropicBill, pricingOptions, responsesBill } from '../test-support/relay-bills.js';
+import { openAiSdk, startRelaySuite, stopAppAndMock } from '../test-support/relay-suite.js';
 
 const GPT = 'gpt-resp';
 const CLAUDE = 'claude-resp';
@@ -52,60 +52,19 @@ describe.each(testDialects())('OpenAI Responses through the relay on %s', (diale
   let openai: OpenAI;
 
   beforeAll(async () => {
-    mock = await startMockUpstream();
-    t = await createTestApp({ dialect });
-    const ratios = (value: number) => ({ [GPT]: value, [CLAUDE]: value, [COMPAT]: value });
-    await setOptions(t, {
-      ModelRatio: ratios(2),
-      CompletionRatio: ratios(3),
-      CacheRatio: ratios(0.25),
-      CreateCacheRatio: ratios(1.25),
-    });
-    user = await t.createUser({ quota: 50_000_000 });
-    token = await addToken(t, user.id, { remain_quota: 50_000_000 });
-    await addChannel(t, { type: 1, base_url: mock.url, models: GPT });
-    await addChannel(t, { type: 14, base_url: mock.url, models: CLAUDE, key: CLAUDE_KEY });
-    await addChannel(t, { type: 8, base_url: mock.url, models: COMPAT });
-    openai = new OpenAI({ apiKey: token.key, baseURL: `${await listen(t)}/v1`, maxRetries: 0 });
+    let base: string;
+    ({ t, mock, base, user, token } = await startRelaySuite(dialect, {
+      options: pricingOptions([GPT, CLAUDE, COMPAT], pricing),
+      channels: async (add) => {
+        await add({ type: 1, models: GPT });
+        await add({ type: 14, models: CLAUDE, key: CLAUDE_KEY });
+        await add({ type: 8, models: COMPAT });
+      },
+    }));
+    openai = openAiSdk(base, token.key);
   });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
-  });
+  afterAll(() => stopAppAndMock(t, mock));
   beforeEach(() => mock.reset());
-
-  async function lastConsumeLog() {
-    await billingWritten(t);
-    return t.db.db
-      .selectFrom('logs')
-      .selectAll()
-      .where('user_id', '=', user.id)
-      .where('type', '=', LOG_TYPE.consume)
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-  }
-
-  const bill = (usage: {
-    promptTokens: number;
-    completionTokens: number;
-    cachedTokens?: number;
-    cacheWriteTokens?: number;
-  }) => tokenQuota(usage, pricing);
-
-  const responsesBill = (usage: ReturnType<typeof expectedResponsesUsage>) =>
-    bill({
-      promptTokens: usage.input_tokens,
-      cachedTokens: usage.input_tokens_details.cached_tokens,
-      completionTokens: usage.output_tokens,
-    });
-
-  const anthropicBill = (usage: ReturnType<typeof expectedAnthropicUsage>) =>
-    bill({
-      promptTokens: usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens,
-      cachedTokens: usage.cache_read_input_tokens,
-      cacheWriteTokens: usage.cache_creation_input_tokens,
-      completionTokens: usage.output_tokens,
-    });
 
   describe('on an OpenAI channel', () => {
     it('forwards the client’s bytes to /v1/responses, store and previous_response_id included', async () => {
@@ -125,8 +84,8 @@ describe.each(testDialects())('OpenAI Responses through the relay on %s', (diale
       expect(sent?.headers.authorization).toMatch(/^Bearer /);
       const usage = expectedResponsesUsage(sent?.body);
       expect(response.usage).toEqual(usage);
-      const log = await lastConsumeLog();
-      expect(Number(log.quota)).toBe(responsesBill(usage));
+      const log = await lastConsumeLog(t, user.id);
+      expect(Number(log.quota)).toBe(responsesBill(usage, pricing));
       expect(Number(log.prompt_tokens)).toBe(usage.input_tokens);
     });
 
@@ -140,7 +99,7 @@ describe.each(testDialects())('OpenAI Responses through the relay on %s', (diale
       expect(types.at(-1)).toBe('response.completed');
       const usage = expectedResponsesUsage(mock.lastRequest('/v1/responses')?.body);
       expect(final.usage).toEqual(usage);
-      expect(Number((await lastConsumeLog()).quota)).toBe(responsesBill(usage));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(responsesBill(usage, pricing));
     });
 
     it('streams with create({ stream: true }) and bills reasoning tokens as output', async () => {
@@ -158,9 +117,11 @@ describe.each(testDialects())('OpenAI Responses through the relay on %s', (diale
       }
       expect(text).toBe('You said: think then answer');
       expect(completed?.usage?.output_tokens_details.reasoning_tokens).toBe(5);
-      const log = await lastConsumeLog();
+      const log = await lastConsumeLog(t, user.id);
       expect(Number(log.completion_tokens)).toBe(completed?.usage?.output_tokens);
-      expect(Number(log.quota)).toBe(responsesBill(expectedResponsesUsage(mock.lastRequest()?.body)));
+      expect(Number(log.quota)).toBe(
+        responsesBill(expectedResponsesUsage(mock.lastRequest()?.body), pricing),
+      );
     });
   });
 
@@ -186,7 +147,7 @@ describe.each(testDialects())('OpenAI Responses through the relay on %s', (diale
       expect(text).toBe('You said:');
       expect(events.at(-1)?.type).toBe('error');
       expect(events.some((e) => e.type === 'response.completed')).toBe(false);
-      const log = await lastConsumeLog();
+      const log = await lastConsumeLog(t, user.id);
       // At least the two words the client was sent ("You said:"), however the upstream counted so far.
       expect(Number(log.completion_tokens)).toBeGreaterThanOrEqual(2);
       expect(JSON.parse(log.other ?? '{}')).toMatchObject({ stream_interrupted: 'upstream' });
@@ -215,7 +176,7 @@ describe.each(testDialects())('OpenAI Responses through the relay on %s', (diale
         input_tokens_details: { cached_tokens: usage.cache_read_input_tokens },
         output_tokens: usage.output_tokens,
       });
-      expect(Number((await lastConsumeLog()).quota)).toBe(anthropicBill(usage));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(anthropicBill(usage, pricing));
     });
 
     it('round-trips a function call and its function_call_output', async () => {
@@ -284,7 +245,7 @@ describe.each(testDialects())('OpenAI Responses through the relay on %s', (diale
       expect(types.at(-1)).toBe('response.completed');
       const usage = expectedAnthropicUsage(body);
       expect(final.usage?.output_tokens).toBe(usage.output_tokens);
-      expect(Number((await lastConsumeLog()).quota)).toBe(anthropicBill(usage));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(anthropicBill(usage, pricing));
     });
 
     it('refuses a conversation stored at OpenAI (previous_response_id) with a clear 400', async () => {
@@ -341,8 +302,8 @@ describe.each(testDialects())('OpenAI Responses through the relay on %s', (diale
         input_tokens: usage.prompt_tokens,
         output_tokens: usage.completion_tokens,
       });
-      expect(Number((await lastConsumeLog()).quota)).toBe(
-        bill({ promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }),
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(
+        tokenQuota({ promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }, pricing),
       );
     });
 
@@ -378,8 +339,8 @@ describe.each(testDialects())('OpenAI Responses through the relay on %s', (diale
         input_tokens: usage.prompt_tokens,
         output_tokens: usage.completion_tokens,
       });
-      expect(Number((await lastConsumeLog()).quota)).toBe(
-        bill({ promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }),
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(
+        tokenQuota({ promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }, pricing),
       );
     });
   });

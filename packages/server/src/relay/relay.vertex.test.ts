@@ -2,25 +2,32 @@
 // exchanged at its token_uri (the mock's, which verifies it with the account's public key), the
 // token is reused until near expiry, Gemini models are served in Gemini's wire and Claude models in
 // Anthropic's — forwarded to clients of the same dialect, converted for the others — and billed.
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
-import type { GenerateContentResponse } from '@google/genai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  expectedAnthropicUsage,
-  expectedGeminiUsage,
-  startMockUpstream,
-  withMock,
-} from '@sluice/mock-upstream';
-import type { GeminiUsage, MockUpstream, RecordedRequest } from '@sluice/mock-upstream';
-import { CHANNEL_STATUS, LOG_TYPE, ROLE, tokenQuota } from '@sluice/shared';
+import { expectedAnthropicUsage, expectedGeminiUsage, withMock } from '@sluice/mock-upstream';
+import type { MockUpstream, RecordedRequest } from '@sluice/mock-upstream';
+import { CHANNEL_STATUS, ROLE } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
-import { createTestApp } from '../test-support/test-app.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
-import { addChannel, addToken, billingWritten, listen, setOptions } from '../test-support/relay-kit.js';
+import { channelRow, lastConsumeLog } from '../test-support/relay-kit.js';
 import type { TestToken } from '../test-support/relay-kit.js';
-import { testServiceAccount } from '../test-support/vertex-keys.js';
+import { anthropicBill, geminiBill, pricingOptions } from '../test-support/relay-bills.js';
+import {
+  anthropicSdk,
+  geminiSdk,
+  openAiSdk,
+  readChatStream,
+  readGeminiStream,
+  startRelaySuite,
+  stopAppAndMock,
+} from '../test-support/relay-suite.js';
+import {
+  mockVertexAccount,
+  registerServiceAccount,
+  testServiceAccount,
+} from '../test-support/vertex-keys.js';
 import type { TestServiceAccount } from '../test-support/vertex-keys.js';
 
 const GEMINI = 'gemini-2.5-flash';
@@ -34,28 +41,14 @@ const MAPPED_GEMINI = 'gemini-mapped';
 const ALL = [GEMINI, CLAUDE, REUSE, SHORT, TOKYO, IMPOSTOR, MAPPED_CLAUDE, MAPPED_GEMINI];
 const PROJECT = 'sluice-test';
 
-const RATIOS = { modelRatio: 1.5, completionRatio: 4, cacheRatio: 0.1, cacheWriteRatio: 1.25 };
-const pricing = { billing: 'tokens' as const, groupRatio: 1, ...RATIOS };
-
-const geminiBill = (usage: GeminiUsage) =>
-  tokenQuota(
-    {
-      promptTokens: usage.promptTokenCount,
-      cachedTokens: usage.cachedContentTokenCount ?? 0,
-      completionTokens: (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0),
-    },
-    pricing,
-  );
-const anthropicBill = (usage: ReturnType<typeof expectedAnthropicUsage>) =>
-  tokenQuota(
-    {
-      promptTokens: usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens,
-      cachedTokens: usage.cache_read_input_tokens,
-      cacheWriteTokens: usage.cache_creation_input_tokens,
-      completionTokens: usage.output_tokens,
-    },
-    pricing,
-  );
+const pricing = {
+  billing: 'tokens' as const,
+  modelRatio: 1.5,
+  completionRatio: 4,
+  groupRatio: 1,
+  cacheRatio: 0.1,
+  cacheWriteRatio: 1.25,
+};
 
 type Json = Record<string, unknown>;
 
@@ -80,70 +73,38 @@ describe.each(testDialects())('Vertex AI through the relay on %s', (dialect) => 
   const bearer = (r: RecordedRequest | undefined) => r?.headers.authorization;
 
   beforeAll(async () => {
-    mock = await startMockUpstream();
-    t = await createTestApp({ dialect });
-    const ratio = (value: number) => Object.fromEntries(ALL.map((m) => [m, value]));
-    await setOptions(t, {
-      ModelRatio: ratio(RATIOS.modelRatio),
-      CompletionRatio: ratio(RATIOS.completionRatio),
-      CacheRatio: ratio(RATIOS.cacheRatio),
-      CreateCacheRatio: ratio(RATIOS.cacheWriteRatio),
-      AutomaticDisableChannelEnabled: true,
-    });
-    user = await t.createUser({ quota: 80_000_000 });
-    token = await addToken(t, user.id, { remain_quota: 80_000_000 });
-    const tokenUri = `${mock.url}/token`;
-    const register = (account: TestServiceAccount, tokenLifetimeSeconds?: number, publicKeyPem?: string) =>
-      mock.setVertexServiceAccount({
-        clientEmail: account.clientEmail,
-        publicKeyPem: publicKeyPem ?? account.publicKeyPem,
-        projectId: account.projectId,
-        privateKeyId: account.privateKeyId,
-        ...(tokenLifetimeSeconds === undefined ? {} : { tokenLifetimeSeconds }),
-      });
-    main = testServiceAccount(tokenUri, { projectId: PROJECT });
-    const reuse = testServiceAccount(tokenUri, { projectId: PROJECT });
-    // 301 s: renewed 5 minutes before expiry, so reused for one second only.
-    const short = testServiceAccount(tokenUri, { projectId: PROJECT });
-    const impostor = testServiceAccount(tokenUri, { projectId: PROJECT });
-    register(main);
-    register(reuse);
-    register(short, 301);
-    // Google knows the impostor's account with another public key: its JWTs fail the signature check.
-    register(impostor, undefined, main.publicKeyPem);
-    const vertex = { type: 41, base_url: mock.url };
-    mainChannel = await addChannel(t, { ...vertex, models: `${GEMINI},${CLAUDE}`, key: main.key });
-    await addChannel(t, { ...vertex, models: REUSE, key: reuse.key });
-    await addChannel(t, { ...vertex, models: SHORT, key: short.key });
-    await addChannel(t, { ...vertex, models: TOKYO, key: main.key, other: 'asia-northeast1' });
-    impostorChannel = await addChannel(t, { ...vertex, models: IMPOSTOR, key: impostor.key });
-    await addChannel(t, {
-      ...vertex,
-      models: `${MAPPED_CLAUDE},${MAPPED_GEMINI}`,
-      key: main.key,
-      other: JSON.stringify({ default: 'us-east5', [MAPPED_CLAUDE]: 'global' }),
-    });
-    base = await listen(t);
-    gemini = new GoogleGenAI({ apiKey: token.key, httpOptions: { baseUrl: base } });
-    claude = new Anthropic({ apiKey: token.key, baseURL: base, maxRetries: 0 });
-    openai = new OpenAI({ apiKey: token.key, baseURL: `${base}/v1`, maxRetries: 0 });
+    ({ t, mock, base, user, token } = await startRelaySuite(dialect, {
+      options: { ...pricingOptions(ALL, pricing), AutomaticDisableChannelEnabled: true },
+      quota: 80_000_000,
+      channels: async (add, mock) => {
+        const tokenUri = `${mock.url}/token`;
+        main = registerServiceAccount(mock, { projectId: PROJECT });
+        const reuse = registerServiceAccount(mock, { projectId: PROJECT });
+        const short = testServiceAccount(tokenUri, { projectId: PROJECT });
+        // 301 s: renewed 5 minutes before expiry, so reused for one second only.
+        mock.setVertexServiceAccount({ ...mockVertexAccount(short), tokenLifetimeSeconds: 301 });
+        const impostor = testServiceAccount(tokenUri, { projectId: PROJECT });
+        // Google knows the impostor's account with another public key: its JWTs fail the signature check.
+        mock.setVertexServiceAccount({ ...mockVertexAccount(impostor), publicKeyPem: main.publicKeyPem });
+        mainChannel = await add({ type: 41, models: `${GEMINI},${CLAUDE}`, key: main.key });
+        await add({ type: 41, models: REUSE, key: reuse.key });
+        await add({ type: 41, models: SHORT, key: short.key });
+        await add({ type: 41, models: TOKYO, key: main.key, other: 'asia-northeast1' });
+        impostorChannel = await add({ type: 41, models: IMPOSTOR, key: impostor.key });
+        await add({
+          type: 41,
+          models: `${MAPPED_CLAUDE},${MAPPED_GEMINI}`,
+          key: main.key,
+          other: JSON.stringify({ default: 'us-east5', [MAPPED_CLAUDE]: 'global' }),
+        });
+      },
+    }));
+    gemini = geminiSdk(base, token.key);
+    claude = anthropicSdk(base, token.key);
+    openai = openAiSdk(base, token.key);
   });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
-  });
+  afterAll(() => stopAppAndMock(t, mock));
   beforeEach(() => mock.reset());
-
-  async function lastConsumeLog() {
-    await billingWritten(t);
-    return t.db.db
-      .selectFrom('logs')
-      .selectAll()
-      .where('user_id', '=', user.id)
-      .where('type', '=', LOG_TYPE.consume)
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-  }
 
   describe('Gemini models', () => {
     it("forward a Gemini client's call to Google's publisher with the access token, billed from usage", async () => {
@@ -165,7 +126,7 @@ describe.each(testDialects())('Vertex AI through the relay on %s', (dialect) => 
       ]);
       const expected = expectedGeminiUsage(sent?.body);
       expect(response.usageMetadata).toMatchObject({ thoughtsTokenCount: 2, cachedContentTokenCount: 1 });
-      expect(Number((await lastConsumeLog()).quota)).toBe(geminiBill(expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(geminiBill(expected, pricing));
     });
 
     it('stream to a Gemini client as server-sent events', async () => {
@@ -173,18 +134,13 @@ describe.each(testDialects())('Vertex AI through the relay on %s', (dialect) => 
         model: GEMINI,
         contents: 'stream from vertex',
       });
-      let text = '';
-      let last: GenerateContentResponse | undefined;
-      for await (const chunk of stream) {
-        text += chunk.text ?? '';
-        last = chunk;
-      }
+      const { text, last } = await readGeminiStream(stream);
       expect(text).toBe('You said: stream from vertex');
       const sent = mock.lastRequest(modelPath('us-central1', 'google', GEMINI, 'streamGenerateContent'));
       expect(sent?.query.alt).toBe('sse');
       const expected = expectedGeminiUsage(sent?.body);
       expect(last?.usageMetadata?.promptTokenCount).toBe(expected.promptTokenCount);
-      expect(Number((await lastConsumeLog()).quota)).toBe(geminiBill(expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(geminiBill(expected, pricing));
     });
 
     it('convert for an OpenAI client, JSON and stream', async () => {
@@ -196,7 +152,7 @@ describe.each(testDialects())('Vertex AI through the relay on %s', (dialect) => 
       const sent = mock.lastRequest(modelPath('us-central1', 'google', GEMINI, 'generateContent'));
       const expected = expectedGeminiUsage(sent?.body);
       expect(completion.usage?.prompt_tokens).toBe(expected.promptTokenCount);
-      expect(Number((await lastConsumeLog()).quota)).toBe(geminiBill(expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(geminiBill(expected, pricing));
 
       const stream = await openai.chat.completions.create({
         model: GEMINI,
@@ -204,12 +160,7 @@ describe.each(testDialects())('Vertex AI through the relay on %s', (dialect) => 
         stream: true,
         stream_options: { include_usage: true },
       });
-      let text = '';
-      let usage: OpenAI.CompletionUsage | undefined | null;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta.content ?? '';
-        usage = chunk.usage ?? usage;
-      }
+      const { text, usage } = await readChatStream(stream);
       expect(text).toBe('You said: stream it converted');
       const streamed = expectedGeminiUsage(
         mock.lastRequest(modelPath('us-central1', 'google', GEMINI, 'streamGenerateContent'))?.body,
@@ -240,7 +191,7 @@ describe.each(testDialects())('Vertex AI through the relay on %s', (dialect) => 
       });
       const expected = expectedAnthropicUsage({ ...body, model: CLAUDE });
       expect(message.usage).toMatchObject(expected);
-      expect(Number((await lastConsumeLog()).quota)).toBe(anthropicBill(expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(anthropicBill(expected, pricing));
     });
 
     it('stream Anthropic events to a Claude client', async () => {
@@ -258,7 +209,7 @@ describe.each(testDialects())('Vertex AI through the relay on %s', (dialect) => 
       const sent = mock.lastRequest(modelPath('europe-west1', 'anthropic', CLAUDE, 'streamRawPredict'));
       expect((sent?.body as Json).stream).toBe(true);
       const expected = expectedAnthropicUsage({ ...(sent?.body as Json), model: CLAUDE });
-      expect(Number((await lastConsumeLog()).quota)).toBe(anthropicBill(expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(anthropicBill(expected, pricing));
     });
 
     it('convert for an OpenAI client, JSON and stream', async () => {
@@ -278,15 +229,14 @@ describe.each(testDialects())('Vertex AI through the relay on %s', (dialect) => 
       expect(body.max_tokens).toBe(60);
       const expected = expectedAnthropicUsage({ ...body, model: CLAUDE });
       expect(completion.usage?.completion_tokens).toBe(expected.output_tokens);
-      expect(Number((await lastConsumeLog()).quota)).toBe(anthropicBill(expected));
+      expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(anthropicBill(expected, pricing));
 
       const stream = await openai.chat.completions.create({
         model: CLAUDE,
         messages: [{ role: 'user', content: 'stream converted claude' }],
         stream: true,
       });
-      let text = '';
-      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      const { text } = await readChatStream(stream);
       expect(text).toBe('You said: stream converted claude');
       expect(
         mock.lastRequest(modelPath('europe-west1', 'anthropic', CLAUDE, 'streamRawPredict'))?.status,
@@ -360,11 +310,7 @@ describe.each(testDialects())('Vertex AI through the relay on %s', (dialect) => 
       expect(tokenRequests()).toHaveLength(1);
       expect(tokenRequests()[0]?.status).toBe(400);
       expect(modelRequests()).toHaveLength(0);
-      const row = await t.db.db
-        .selectFrom('channels')
-        .select('status')
-        .where('id', '=', impostorChannel)
-        .executeTakeFirstOrThrow();
+      const row = await channelRow(t, impostorChannel);
       expect(row.status).toBe(CHANNEL_STATUS.autoDisabled);
     });
   });

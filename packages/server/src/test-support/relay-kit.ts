@@ -1,7 +1,9 @@
 // Helpers for relay tests: channels, tokens and options written straight to the database (and
-// announced on the cache bus, as the console's writers do), a real listening socket, and balances.
+// announced on the cache bus, as the console's writers do), a real listening socket, balances and
+// consume logs.
 import type { AddressInfo } from 'node:net';
-import { CHANNEL_STATUS } from '@sluice/shared';
+import { MOCK_AWS_CREDENTIALS } from '@sluice/mock-upstream';
+import { CHANNEL_STATUS, LOG_TYPE } from '@sluice/shared';
 import { syncAbilities } from '../features/channels/abilities.js';
 import { insertId } from '../db/insert-id.js';
 import type { ChannelsTable, TokensTable } from '../db/tables.js';
@@ -9,6 +11,9 @@ import type { Insertable } from 'kysely';
 import { randomString } from '../platform/random.js';
 import { flushRelayBilling } from '../relay/pipeline/relay-runtime.js';
 import type { TestApp } from './test-app.js';
+
+/** A Bedrock channel's key (AccessKeyId|SecretAccessKey|Region) that the mock upstream's signer accepts. */
+export const MOCK_AWS_KEY = `${MOCK_AWS_CREDENTIALS.accessKeyId}|${MOCK_AWS_CREDENTIALS.secretAccessKey}|us-east-1`;
 
 export async function addChannel(
   t: TestApp,
@@ -29,11 +34,14 @@ export async function addChannel(
     ...fields,
   };
   const id = await insertId(t.db.db.insertInto('channels').values(values), t.db.dialect);
-  const row = await t.db.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  await syncAbilities(t.db.db, row);
+  await syncAbilities(t.db.db, await channelRow(t, id));
   t.app.ctx.bus.publish('channels');
   return id;
 }
+
+/** A channel's row as it stands in the database. */
+export const channelRow = (t: TestApp, id: number) =>
+  t.db.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 export interface TestToken {
   id: number;
@@ -75,6 +83,25 @@ export async function setOptions(
 
 /** Waits for the billing of the calls made so far to be written (calls are answered before it is). */
 export const billingWritten = (t: TestApp): Promise<void> => flushRelayBilling(t.app.ctx);
+
+/** The user's consume log rows, newest first, once the calls made so far are billed. */
+export async function consumeLogs(t: TestApp, userId: number) {
+  await billingWritten(t);
+  return t.db.db
+    .selectFrom('logs')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('type', '=', LOG_TYPE.consume)
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** The user's newest consume log row, once the calls made so far are billed. */
+export async function lastConsumeLog(t: TestApp, userId: number) {
+  const [log] = await consumeLogs(t, userId);
+  if (!log) throw new Error(`user ${userId} has no consume log`);
+  return log;
+}
 
 /** Starts listening on 127.0.0.1 (port 0) and returns the base URL. */
 export async function listen(t: TestApp): Promise<string> {

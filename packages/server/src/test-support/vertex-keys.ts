@@ -1,6 +1,7 @@
 // Service-account key files for Vertex tests: a fresh RSA key pair per account, the key file as the
 // Cloud console writes it (its private key in PKCS#8 PEM), and the public half for the mock upstream.
 import { generateKeyPairSync } from 'node:crypto';
+import type { MockUpstream, VertexServiceAccount } from '@sluice/mock-upstream';
 
 export interface TestServiceAccount {
   /** The key file, as a channel stores it (compact JSON). */
@@ -49,4 +50,22 @@ export function testServiceAccount(
     publicKeyPem,
     privateKeyPem,
   };
+}
+
+/** What the mock upstream must know of an account to verify its JWTs and issue it tokens. */
+export const mockVertexAccount = (account: TestServiceAccount): VertexServiceAccount => ({
+  clientEmail: account.clientEmail,
+  publicKeyPem: account.publicKeyPem,
+  projectId: account.projectId,
+  privateKeyId: account.privateKeyId,
+});
+
+/** A fresh account that the mock upstream knows, with the mock's token endpoint in its key file. */
+export function registerServiceAccount(
+  mock: MockUpstream,
+  options: { projectId?: string } = {},
+): TestServiceAccount {
+  const account = testServiceAccount(`${mock.url}/token`, options);
+  mock.setVertexServiceAccount(mockVertexAccount(account));
+  return account;
 }

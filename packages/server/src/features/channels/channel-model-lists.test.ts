@@ -4,14 +4,15 @@
 // service account's token), for stored channels and for the create form, and refusals that show
 // neither the key nor the upstream's address.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_MODELS, MOCK_AWS_CREDENTIALS, startMockUpstream } from '@sluice/mock-upstream';
+import { DEFAULT_MODELS, MOCK_AWS_CREDENTIALS } from '@sluice/mock-upstream';
 import type { MockUpstream, RecordedRequest } from '@sluice/mock-upstream';
 import { MSG, ROLE, channelTypeModels } from '@sluice/shared';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
+import { expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
-import { addChannel } from '../../test-support/relay-kit.js';
-import { testServiceAccount } from '../../test-support/vertex-keys.js';
+import { MOCK_AWS_KEY, addChannel } from '../../test-support/relay-kit.js';
+import { startAppAndMock, stopAppAndMock } from '../../test-support/relay-suite.js';
+import { registerServiceAccount, testServiceAccount } from '../../test-support/vertex-keys.js';
 import type { TestServiceAccount } from '../../test-support/vertex-keys.js';
 
 interface Body<T = unknown> {
@@ -20,7 +21,6 @@ interface Body<T = unknown> {
   data: T;
 }
 
-const AWS_KEY = `${MOCK_AWS_CREDENTIALS.accessKeyId}|${MOCK_AWS_CREDENTIALS.secretAccessKey}|us-east-1`;
 const OPENAI_COMPATIBLE = [1, 4, 8, 19, 25, 31, 40, 42];
 /** More than one page of Anthropic's (1000) or Gemini's (1000) largest page. */
 const MANY = Array.from({ length: 1003 }, (_, i) => `model-${String(i).padStart(4, '0')}`);
@@ -47,21 +47,11 @@ describe.each(testDialects())('fetching a channel upstream model list on %s', (d
   };
 
   beforeAll(async () => {
-    mock = await startMockUpstream();
-    t = await createTestApp({ dialect });
+    ({ t, mock } = await startAppAndMock(dialect));
     admin = await t.createUser({ role: ROLE.admin });
-    account = testServiceAccount(`${mock.url}/token`, { projectId: 'lists-project' });
-    mock.setVertexServiceAccount({
-      clientEmail: account.clientEmail,
-      publicKeyPem: account.publicKeyPem,
-      projectId: account.projectId,
-      privateKeyId: account.privateKeyId,
-    });
+    account = registerServiceAccount(mock, { projectId: 'lists-project' });
   });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
-  });
+  afterAll(() => stopAppAndMock(t, mock));
   beforeEach(() => mock.reset());
 
   it('asks an OpenAI-compatible upstream at /v1/models with the key as a bearer token', async () => {
@@ -134,7 +124,7 @@ describe.each(testDialects())('fetching a channel upstream model list on %s', (d
       // Not in the built-in map: answered as Bedrock's id.
       'anthropic.claude-instant-v1',
     ];
-    const signed = await addChannel(t, { type: 33, base_url: mock.url, key: AWS_KEY });
+    const signed = await addChannel(t, { type: 33, base_url: mock.url, key: MOCK_AWS_KEY });
     expect((await stored(signed)).body).toEqual({ success: true, message: '', data: expected });
     const call = sent('/foundation-models')[0];
     expect(call?.query).toEqual({ byProvider: 'anthropic' });

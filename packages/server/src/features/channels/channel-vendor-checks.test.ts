@@ -3,15 +3,16 @@
 // authentication, its body), its time is stored on the channel, a refused key is reported without the
 // key or the upstream's address; a vendor without a balance API gets a clear refusal, never a 500.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MOCK_AWS_CREDENTIALS, startMockUpstream } from '@sluice/mock-upstream';
+import { MOCK_AWS_CREDENTIALS } from '@sluice/mock-upstream';
 import type { MockUpstream, RecordedRequest } from '@sluice/mock-upstream';
 import { MSG, ROLE } from '@sluice/shared';
 import type { ChannelView } from '@sluice/shared';
 import { testDialects } from '../../test-support/databases.js';
-import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
+import { expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';
-import { addChannel } from '../../test-support/relay-kit.js';
-import { testServiceAccount } from '../../test-support/vertex-keys.js';
+import { MOCK_AWS_KEY, addChannel } from '../../test-support/relay-kit.js';
+import { startAppAndMock, stopAppAndMock } from '../../test-support/relay-suite.js';
+import { registerServiceAccount, testServiceAccount } from '../../test-support/vertex-keys.js';
 import type { TestServiceAccount } from '../../test-support/vertex-keys.js';
 
 interface Body<T = unknown> {
@@ -23,7 +24,6 @@ interface Body<T = unknown> {
 
 type Json = Record<string, unknown>;
 
-const AWS_KEY = `${MOCK_AWS_CREDENTIALS.accessKeyId}|${MOCK_AWS_CREDENTIALS.secretAccessKey}|us-east-1`;
 const PROJECT = 'checks-project';
 const OPENAI_COMPATIBLE = [1, 4, 8, 19, 25, 31, 40, 42];
 /** The mock waits this long before answering: the stored response time must show it. */
@@ -109,7 +109,7 @@ describe.each(testDialects())('channel tests and balances per vendor on %s', (di
       name: 'AWS Bedrock',
       type: 33,
       model: 'claude-3-haiku-20240307',
-      key: AWS_KEY,
+      key: MOCK_AWS_KEY,
       path: `/model/${encodeURIComponent('anthropic.claude-3-haiku-20240307-v1:0')}/invoke`,
       expectCall(request) {
         expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAMOCKMOCKMOCK\//);
@@ -147,21 +147,11 @@ describe.each(testDialects())('channel tests and balances per vendor on %s', (di
   ];
 
   beforeAll(async () => {
-    mock = await startMockUpstream();
-    t = await createTestApp({ dialect });
+    ({ t, mock } = await startAppAndMock(dialect));
     admin = await t.createUser({ role: ROLE.admin });
-    account = testServiceAccount(`${mock.url}/token`, { projectId: PROJECT });
-    mock.setVertexServiceAccount({
-      clientEmail: account.clientEmail,
-      publicKeyPem: account.publicKeyPem,
-      projectId: account.projectId,
-      privateKeyId: account.privateKeyId,
-    });
+    account = registerServiceAccount(mock, { projectId: PROJECT });
   });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
-  });
+  afterAll(() => stopAppAndMock(t, mock));
   beforeEach(() => mock.reset());
 
   it("tests each vendor with one chat call in the vendor's shape and stores its response time", async () => {
@@ -221,7 +211,7 @@ describe.each(testDialects())('channel tests and balances per vendor on %s', (di
 
   it('refuses the balance of a vendor that reports none, clearly and without calling it', async () => {
     for (const type of [3, 4, 14, 19, 24, 31, 33, 41, 42]) {
-      const key = type === 41 ? account.key : type === 33 ? AWS_KEY : `key-${type}`;
+      const key = type === 41 ? account.key : type === 33 ? MOCK_AWS_KEY : `key-${type}`;
       const id = await addChannel(t, { type, base_url: mock.url, key });
       expectRefusal((await get(`/api/channel/update_balance/${id}`)).res, MSG.balanceNotSupported);
       expect((await view(id)).balance_updated_time, `type ${type}`).toBe(0);

@@ -214,7 +214,16 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
       });
       if (result.kind === 'delivered') {
         await recordOutcome(rt, channel, result.outcome);
-        await settleDelivered(input, { hold, pricing, channel, upstreamModel, tried, result });
+        const upstreamWire = conversion ? (adapter.dialects[0] ?? inbound.wireFormat) : inbound.wireFormat;
+        await settleDelivered(input, {
+          hold,
+          pricing,
+          channel,
+          upstreamModel,
+          tried,
+          result,
+          ...(ir.mode === 'chat' ? { formats: { request: inbound.wireFormat, upstream: upstreamWire } } : {}),
+        });
         return;
       }
       lastFailure = result.failure;
@@ -320,6 +329,7 @@ async function settleDelivered(
     upstreamModel: string;
     tried: number[];
     result: Extract<AttemptResult, { kind: 'delivered' }>;
+    formats?: { request: ChatWire; upstream: ChatWire };
   },
 ): Promise<void> {
   const { rt } = input;
@@ -346,6 +356,7 @@ async function settleDelivered(
           upstreamModel: s.upstreamModel,
           countedLocally: s.result.usage === undefined,
           ...(s.result.interruption ? { interruption: s.result.interruption } : {}),
+          ...(s.formats ? { formats: s.formats } : {}),
         })
       : undefined;
     const now = Math.floor(endedMs / 1000);

@@ -1,15 +1,13 @@
 // One app and one mock upstream for the whole matrix on a database: a channel per vendor, every model
 // priced alike, a token, and the calls made with plain fetch and read by the client format's parser.
 import { expect } from 'vitest';
-import { MOCK_AWS_CREDENTIALS, startMockUpstream } from '@sluice/mock-upstream';
 import type { MockUpstream, RecordedRequest } from '@sluice/mock-upstream';
-import { LOG_TYPE } from '@sluice/shared';
 import type { DialectName } from '../../db/create-db.js';
-import { createTestApp } from '../test-app.js';
-import type { Caller, TestApp } from '../test-app.js';
-import { addChannel, addToken, billingWritten, listen, setOptions } from '../relay-kit.js';
-import type { TestToken } from '../relay-kit.js';
-import { testServiceAccount } from '../vertex-keys.js';
+import type { TestApp } from '../test-app.js';
+import { MOCK_AWS_KEY, lastConsumeLog } from '../relay-kit.js';
+import { pricingOptions } from '../relay-bills.js';
+import { startRelaySuite, stopAppAndMock } from '../relay-suite.js';
+import { registerServiceAccount } from '../vertex-keys.js';
 import type { ClientFormat } from './client.js';
 import type { Scenario, SeenAnswer } from './scenario.js';
 import { VENDORS, VERTEX_PROJECT } from './vendors.js';
@@ -43,45 +41,31 @@ export interface Matrix {
 }
 
 export async function startMatrix(dialect: DialectName): Promise<Matrix> {
-  const mock = await startMockUpstream();
-  const t = await createTestApp({ dialect });
   const models = VENDORS.map((v) => v.model);
-  const each = (value: number) => Object.fromEntries(models.map((m) => [m, value]));
-  await setOptions(t, {
-    ModelRatio: each(MATRIX_PRICING.modelRatio),
-    CompletionRatio: each(MATRIX_PRICING.completionRatio),
-    CacheRatio: each(MATRIX_PRICING.cacheRatio),
-    CreateCacheRatio: each(MATRIX_PRICING.cacheWriteRatio),
-    RetryTimes: 0,
+  const { t, mock, base, user, token } = await startRelaySuite(dialect, {
+    options: { ...pricingOptions(models, MATRIX_PRICING), RetryTimes: 0 },
+    quota: 500_000_000,
+    channels: async (add, mock) => {
+      const account = registerServiceAccount(mock, { projectId: VERTEX_PROJECT });
+      const keys: Record<number, { key: string; other?: string }> = {
+        1: { key: 'sk-matrix-openai' },
+        3: { key: 'azure-matrix-key', other: '2024-10-21' },
+        14: { key: 'sk-ant-matrix' },
+        24: { key: 'AIza-matrix' },
+        33: { key: MOCK_AWS_KEY },
+        41: { key: account.key },
+      };
+      for (const type of new Set(VENDORS.map((v) => v.type))) {
+        await add({
+          type,
+          models: VENDORS.filter((v) => v.type === type)
+            .map((v) => v.model)
+            .join(','),
+          ...keys[type],
+        });
+      }
+    },
   });
-  const user: Caller = await t.createUser({ quota: 500_000_000 });
-  const token: TestToken = await addToken(t, user.id, { remain_quota: 500_000_000 });
-  const account = testServiceAccount(`${mock.url}/token`, { projectId: VERTEX_PROJECT });
-  mock.setVertexServiceAccount({
-    clientEmail: account.clientEmail,
-    publicKeyPem: account.publicKeyPem,
-    projectId: account.projectId,
-    privateKeyId: account.privateKeyId,
-  });
-  const keys: Record<number, { key: string; other?: string }> = {
-    1: { key: 'sk-matrix-openai' },
-    3: { key: 'azure-matrix-key', other: '2024-10-21' },
-    14: { key: 'sk-ant-matrix' },
-    24: { key: 'AIza-matrix' },
-    33: { key: `${MOCK_AWS_CREDENTIALS.accessKeyId}|${MOCK_AWS_CREDENTIALS.secretAccessKey}|us-east-1` },
-    41: { key: account.key },
-  };
-  for (const type of new Set(VENDORS.map((v) => v.type))) {
-    await addChannel(t, {
-      type,
-      base_url: mock.url,
-      models: VENDORS.filter((v) => v.type === type)
-        .map((v) => v.model)
-        .join(','),
-      ...keys[type],
-    });
-  }
-  const base = await listen(t);
 
   const sendRaw: Matrix['sendRaw'] = (client, model, scenario, stream) => {
     const call = client.request(model, scenario, stream, token.key);
@@ -115,14 +99,7 @@ export async function startMatrix(dialect: DialectName): Promise<Matrix> {
       return last;
     },
     async lastConsumeLog() {
-      await billingWritten(t);
-      const log = await t.db.db
-        .selectFrom('logs')
-        .selectAll()
-        .where('user_id', '=', user.id)
-        .where('type', '=', LOG_TYPE.consume)
-        .orderBy('id', 'desc')
-        .executeTakeFirstOrThrow();
+      const log = await lastConsumeLog(t, user.id);
       return {
         quota: Number(log.quota),
         prompt_tokens: Number(log.prompt_tokens),
@@ -130,9 +107,6 @@ export async function startMatrix(dialect: DialectName): Promise<Matrix> {
         model_name: log.model_name,
       };
     },
-    async close() {
-      await t.close();
-      await mock.close();
-    },
+    close: () => stopAppAndMock(t, mock),
   };
 }

@@ -90,6 +90,14 @@ function priceItems(process: BillingProcess, t: TFunction): Items {
 }
 
 /** Figures the relay records for audio and realtime calls, shown as they are when present. */
+const FORMATS = ['openai', 'responses', 'anthropic', 'gemini'] as const;
+type Format = (typeof FORMATS)[number];
+const isFormat = (format: string): format is Format => (FORMATS as readonly string[]).includes(format);
+
+/** A dialect's name in the reader's language; an unknown word as it is. */
+const formatName = (format: string, t: TFunction): string =>
+  isFormat(format) ? t(`logs.detail.format.${format}`) : format;
+
 function audioItems(other: LogOther, t: TFunction): Items {
   const figures: Array<[keyof LogOther, string]> = [
     ['text_input', t('logs.detail.textInput')],
@@ -133,6 +141,13 @@ export function LogDetails({ log, admin }: { log: LogItem; admin: boolean }) {
       key: 'upstream',
       label: t('logs.detail.upstreamModelLabel'),
       children: other.upstream_model_name,
+    });
+  }
+  if (other.request_format && other.upstream_format) {
+    items.push({
+      key: 'formats',
+      label: t('logs.detail.formatsLabel'),
+      children: `${formatName(other.request_format, t)} → ${formatName(other.upstream_format, t)}`,
     });
   }
   if (admin && log.channel) {

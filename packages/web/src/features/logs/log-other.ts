@@ -27,6 +27,9 @@ const logOtherSchema = z.object({
   text_output: num,
   ws: flag,
   upstream_model_name: text,
+  /** A chat call's dialects: the client's (openai, responses, anthropic, gemini) and the upstream's. */
+  request_format: text,
+  upstream_format: text,
   /** A stream that ended early: 'client' (the client left) or 'upstream' (it broke off). */
   stream_interrupted: z.enum(['client', 'upstream', 'quota']).optional().catch(undefined),
   stream_error: text,

@@ -34,6 +34,8 @@ const consumption: LogItem = {
     model_price: -1,
     completion_ratio: 2,
     group_ratio: 1,
+    request_format: 'anthropic',
+    upstream_format: 'openai',
   }),
 };
 
@@ -146,6 +148,9 @@ describe('log page for a regular user', () => {
     expect(
       within(details).getByText('(prompt 1000 + completion 500 × 2) × 100 × 1 = 200000 quota = $0.4'),
     ).toBeTruthy();
+    // A converted call says which format the client spoke and which the upstream was sent.
+    expect(within(details).getByText('Format (client → upstream)')).toBeTruthy();
+    expect(within(details).getByText('Anthropic Messages → OpenAI Chat')).toBeTruthy();
   });
 
   it('words a row’s details in the language the reader chose', async () => {
