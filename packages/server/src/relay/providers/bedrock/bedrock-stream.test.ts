@@ -1,7 +1,8 @@
 // The Bedrock stream as relay events: AWS event-stream framing decoded wherever the bytes are split,
 // the Anthropic events inside given to a Claude client as Anthropic's own server-sent events, and the
 // ways a Bedrock stream fails.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadEventStreamCodec } from './event-stream.js';
 import type { ChatRequest } from '../../ir/chat.js';
 import type { IrRequest } from '../../ir/request.js';
 import type { IrStreamEvent } from '../../ir/stream.js';
@@ -14,6 +15,9 @@ import {
   exceptionMessage,
   prettyChunk,
 } from './fixtures/event-stream.js';
+
+// The adapter loads AWS's codec when a call is signed; these tests decode streams without one.
+beforeAll(() => loadEventStreamCodec());
 
 const ir: IrRequest = {
   mode: 'chat',

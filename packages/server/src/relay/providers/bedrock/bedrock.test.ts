@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadEventStreamCodec } from './event-stream.js';
 import type { ChatRequest } from '../../ir/chat.js';
 import type { IrRequest, UpstreamRequest } from '../../ir/request.js';
 import { runProviderContract } from '../contract.case.js';
@@ -10,6 +11,9 @@ import { bedrockAdapter, parseBedrockError } from './index.js';
 import { BEDROCK_KEY_FORMATS, BedrockKeyError, parseBedrockKey, readBedrockKey } from './key.js';
 import { bedrockModelId } from './models.js';
 import { signBedrockRequest } from './sign.js';
+
+// The adapter loads AWS's codec when a call is signed; these tests decode streams without one.
+beforeAll(() => loadEventStreamCodec());
 
 type Json = Record<string, unknown>;
 

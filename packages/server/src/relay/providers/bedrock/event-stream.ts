@@ -1,9 +1,28 @@
 // AWS event-stream framing (application/vnd.amazon.eventstream), decoded incrementally: each message
 // is a 4-byte big-endian total length, headers and a payload, with CRC32 checks. This module only
 // gathers a message's bytes; AWS's own codec (@smithy/core event-streams) checks and decodes them.
-import { EventStreamCodec } from '@smithy/core/event-streams';
-import type { Message } from '@smithy/core/event-streams';
-import { fromUtf8, toUtf8 } from '@smithy/core/serde';
+import type { EventStreamCodec, Message } from '@smithy/core/event-streams';
+
+type Codec = Pick<EventStreamCodec, 'decode'>;
+let loadedCodec: (() => Codec) | undefined;
+
+/**
+ * Loads AWS's event-stream codec (on a Bedrock call's way out, before its answer can arrive), so a
+ * gateway without Bedrock channels never loads it.
+ */
+export async function loadEventStreamCodec(): Promise<void> {
+  if (loadedCodec) return;
+  const [{ EventStreamCodec: Codec }, { fromUtf8, toUtf8 }] = await Promise.all([
+    import('@smithy/core/event-streams'),
+    import('@smithy/core/serde'),
+  ]);
+  loadedCodec = () => new Codec(toUtf8, fromUtf8);
+}
+
+function newCodec(): Codec {
+  if (!loadedCodec) throw new Error('the event-stream codec was not loaded before the answer came');
+  return loadedCodec();
+}
 
 /** A message's prelude: total length, headers length, prelude CRC. */
 const PRELUDE_BYTES = 12;
@@ -45,7 +64,7 @@ function itemOf(message: Message): EventStreamItem {
 }
 
 export class EventStreamDecoder {
-  private readonly codec = new EventStreamCodec(toUtf8, fromUtf8);
+  private readonly codec = newCodec();
   private pending: Buffer = EMPTY;
   /** Set once the framing is broken: nothing after it can be trusted. */
   private broken = false;

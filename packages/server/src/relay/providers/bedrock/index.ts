@@ -8,6 +8,7 @@ import { parseAnthropicResponse } from '../anthropic/index.js';
 import type { ChannelTarget, ProviderAdapter, UpstreamErrorInfo } from '../types.js';
 import { parseBedrockKey } from './key.js';
 import { buildBedrockRequest } from './request.js';
+import { loadEventStreamCodec } from './event-stream.js';
 import { signBedrockRequest } from './sign.js';
 import { bedrockStreamParser } from './stream.js';
 
@@ -57,6 +58,8 @@ export function parseBedrockError(status: number, body: Buffer): UpstreamErrorIn
  */
 async function signRequest(request: UpstreamRequest, channel: ChannelTarget): Promise<UpstreamRequest> {
   const credentials = parseBedrockKey(channel.key);
+  // Every Bedrock call passes here before its answer: the stream's framing codec is ready by then.
+  await loadEventStreamCodec();
   if (credentials.kind !== 'sigv4') return request;
   return signBedrockRequest(request, credentials);
 }

@@ -1,8 +1,7 @@
 // AWS Signature Version 4 over a built Bedrock call, with AWS's own signer (@smithy/signature-v4,
 // SHA-256 from @aws-crypto/sha256-js), service "bedrock": the signature covers the URL, the headers
 // and the body bytes exactly as they are sent.
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
+// The signer loads on first use: a gateway without Bedrock channels never pays for it in memory.
 import type { UpstreamRequest } from '../../ir/request.js';
 
 export const BEDROCK_SIGNING_SERVICE = 'bedrock';
@@ -19,6 +18,10 @@ export async function signBedrockRequest(
   keys: AwsKeys,
   now: Date = new Date(),
 ): Promise<UpstreamRequest> {
+  const [{ Sha256 }, { SignatureV4 }] = await Promise.all([
+    import('@aws-crypto/sha256-js'),
+    import('@smithy/signature-v4'),
+  ]);
   const url = new URL(request.url);
   const body = typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
   const signer = new SignatureV4({

@@ -1,6 +1,7 @@
 // The OAuth 2.0 service-account flow (RFC 7523 JWT bearer grant) that turns a Vertex key into an
 // access token: an RS256 JWT signed with the key's private key, posted to the key's own token_uri.
-import { SignJWT, importPKCS8 } from 'jose';
+// jose loads on first use: a gateway without Vertex channels never pays for it in memory.
+import type { CryptoKey, KeyObject } from 'jose';
 import { z } from 'zod';
 import type { UpstreamRequest } from '../../ir/request.js';
 import type { ChannelTarget, CredentialExchange, IssuedCredential, UpstreamErrorInfo } from '../types.js';
@@ -16,7 +17,8 @@ const MAX_ERROR_TEXT = 500;
 
 /** The assertion signed with the account's private key, issued at `nowSeconds`. */
 export async function serviceAccountAssertion(account: ServiceAccount, nowSeconds: number): Promise<string> {
-  let privateKey: Awaited<ReturnType<typeof importPKCS8>>;
+  const { SignJWT, importPKCS8 } = await import('jose');
+  let privateKey: CryptoKey | KeyObject;
   try {
     privateKey = await importPKCS8(account.private_key, 'RS256');
   } catch {
