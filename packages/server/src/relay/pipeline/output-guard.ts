@@ -27,6 +27,11 @@ export interface OutputGuardInput {
   extend: (hold: Hold, extra: number) => number;
   /** Counts what was delivered; the guard reads it when it turns exact. */
   counter: CompletionCounter;
+  /**
+   * Output tokens the hold is known to pay for (the output it was sized for), sparing a search over
+   * the quota formula per stream; at most what the hold affords, so the check never lets more through.
+   */
+  heldOutput?: number;
 }
 
 export class OutputGuard {
@@ -38,7 +43,7 @@ export class OutputGuard {
   private stopped = false;
 
   constructor(private readonly input: OutputGuardInput) {
-    this.allowed = this.affordable();
+    this.allowed = input.heldOutput ?? this.affordable();
   }
 
   private affordable(): number {

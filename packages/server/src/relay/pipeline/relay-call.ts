@@ -110,17 +110,28 @@ const TOKENIZER_MARGIN = 0.1;
 function heldOutputLimit(
   ir: IrRequest,
   plan: HoldPlan,
+  hold: Hold,
+  heldOutput: number | undefined,
+): number | undefined {
+  if (heldOutput === undefined || plan.outputTokens === undefined) return undefined;
+  if (hold.amount < plan.amount) {
+    const offered = heldOutput - Math.ceil(heldOutput * TOKENIZER_MARGIN);
+    return Math.max(offered, Math.min(heldOutput, MIN_USEFUL_OUTPUT_TOKENS));
+  }
+  return ir.maxTokens === undefined || ir.maxTokens <= 0 ? plan.outputTokens : undefined;
+}
+
+/** The output tokens a token-priced hold pays for: what it was planned for, or what a shrunk one affords. */
+function heldOutputTokens(
+  plan: HoldPlan,
   pricing: Pricing,
   promptEstimate: number,
   hold: Hold,
 ): number | undefined {
   if (plan.outputTokens === undefined || pricing.billing !== 'tokens') return undefined;
-  if (hold.amount < plan.amount) {
-    const affordable = affordableOutputTokens(pricing, promptEstimate, hold.amount, plan.outputTokens);
-    const offered = affordable - Math.ceil(affordable * TOKENIZER_MARGIN);
-    return Math.max(offered, Math.min(affordable, MIN_USEFUL_OUTPUT_TOKENS));
-  }
-  return ir.maxTokens === undefined || ir.maxTokens <= 0 ? plan.outputTokens : undefined;
+  return hold.amount < plan.amount
+    ? affordableOutputTokens(pricing, promptEstimate, hold.amount, plan.outputTokens)
+    : plan.outputTokens;
 }
 
 async function recordOutcome(
@@ -160,7 +171,8 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
   });
   if (!reserved.ok) throw await refuseShortQuota(rt, caller, reserved.short, plan.amount);
   const hold = reserved.hold;
-  const outputLimit = generates ? heldOutputLimit(ir, plan, pricing, promptEstimate, hold) : undefined;
+  const heldOutput = generates ? heldOutputTokens(plan, pricing, promptEstimate, hold) : undefined;
+  const outputLimit = generates ? heldOutputLimit(ir, plan, hold, heldOutput) : undefined;
   const relayed = outputLimit === undefined ? ir : Object.assign({}, ir, { outputLimit });
   // A priced stream is checked event by event against its hold (see output-guard.ts).
   const budget: StreamBudget | undefined =
@@ -170,6 +182,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
           promptEstimate,
           hold,
           extend: (held, extra) => rt.ledger.extend(held, extra),
+          heldOutput,
         }
       : undefined;
 
