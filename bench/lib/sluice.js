@@ -28,7 +28,7 @@ function freePort() {
 async function seed(serverDist, sqlitePath, { upstreamUrl, upstreamKey, model, claudeModel }) {
   const { createDb } = await import(pathToFileURL(join(serverDist, 'db/create-db.js')).href);
   const { syncAbilities } = await import(
-    pathToFileURL(join(serverDist, 'features/channels/abilities.js')).href
+    pathToFileURL(join(serverDist, 'db/abilities.js')).href
   );
   const { db, close } = await createDb({ sqlDsn: '', sqlitePath });
   const now = Math.floor(Date.now() / 1000);

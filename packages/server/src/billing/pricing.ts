@@ -3,7 +3,7 @@
 // the site runs in self-use mode, where such a model is served at no charge.
 import { DEFAULT_CACHE_WRITE_RATIO, callQuota, tokenQuota } from '@sluice/shared';
 import type { Pricing, TokenPricing } from '@sluice/shared';
-import type { OptionStore } from '../features/options/option-store.js';
+import type { AppContext } from '../app-context.js';
 import { RelayError } from '../relay/ir/errors.js';
 
 /**
@@ -21,7 +21,7 @@ const FREE = {
   cacheWriteRatio: DEFAULT_CACHE_WRITE_RATIO,
 } as const;
 
-export function resolvePricing(options: OptionStore, model: string, group: string): Pricing {
+export function resolvePricing(options: AppContext['options'], model: string, group: string): Pricing {
   const groupRatio = own(options.get('GroupRatio'), group) ?? 1;
   const modelPrice = own(options.get('ModelPrice'), model);
   if (modelPrice !== undefined) {

@@ -4,7 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import { MOCK_AWS_CREDENTIALS } from '@sluice/mock-upstream';
 import { CHANNEL_STATUS, LOG_TYPE } from '@sluice/shared';
-import { syncAbilities } from '../features/channels/abilities.js';
+import { syncAbilities } from '../db/abilities.js';
 import { insertId } from '../db/insert-id.js';
 import type { ChannelsTable, TokensTable } from '../db/tables.js';
 import type { Insertable } from 'kysely';

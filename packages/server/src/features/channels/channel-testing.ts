@@ -6,10 +6,10 @@ import type { AppContext } from '../../app-context.js';
 import type { Transaction } from 'kysely';
 import type { ChannelRow, Database } from '../../db/tables.js';
 import { probeChannel } from '../../relay/channel-probe.js';
+import { notifyChannelDisabled, testStatusChange } from '../../relay/pipeline/channel-health.js';
 import type { ProbeResult } from '../../relay/channel-probe.js';
 import { forEachLimited } from './for-each-limited.js';
 import { findChannel, patchChannel } from './channels.repository.js';
-import type { ChannelPatch } from './channels.repository.js';
 import { writeChannels } from './channels.service.js';
 
 export type ChannelTestOutcome = ProbeResult;
@@ -20,51 +20,18 @@ const TEST_ALL_CONCURRENCY = 4;
 export const testModelFor = (channel: ChannelRow, requested?: string): string | undefined =>
   requested || channel.test_model || splitCommaList(channel.models)[0] || undefined;
 
-const parseOtherInfo = (text: string): Record<string, unknown> => {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-};
-
-/** The status change a test result asks for under the current options, if any. */
-function statusChange(
+/** Why a test failed (an error, or an answer slower than the threshold), or undefined when it passed. */
+function testFailure(
   ctx: AppContext,
-  channel: ChannelRow,
   result: ChannelTestOutcome,
   checkThreshold: boolean,
-): Pick<ChannelPatch, 'status' | 'other_info'> {
+): string | undefined {
+  if (!result.ok) return result.message;
   const thresholdMs = ctx.options.get('ChannelDisableThreshold') * 1000;
-  const tooSlow = checkThreshold && thresholdMs > 0 && result.timeMs > thresholdMs;
-  const failed = !result.ok || tooSlow;
-  if (
-    failed &&
-    channel.status === CHANNEL_STATUS.enabled &&
-    channel.auto_ban === 1 &&
-    ctx.options.get('AutomaticDisableChannelEnabled')
-  ) {
-    const reason = result.ok
-      ? `response time ${(result.timeMs / 1000).toFixed(2)}s exceeds the threshold of ${thresholdMs / 1000}s`
-      : result.message;
-    const info = {
-      ...parseOtherInfo(channel.other_info),
-      status_reason: reason,
-      status_time: ctx.clock.now(),
-    };
-    return { status: CHANNEL_STATUS.autoDisabled, other_info: JSON.stringify(info) };
+  if (checkThreshold && thresholdMs > 0 && result.timeMs > thresholdMs) {
+    return `response time ${(result.timeMs / 1000).toFixed(2)}s exceeds the threshold of ${thresholdMs / 1000}s`;
   }
-  if (
-    !failed &&
-    channel.status === CHANNEL_STATUS.autoDisabled &&
-    ctx.options.get('AutomaticEnableChannelEnabled')
-  ) {
-    return { status: CHANNEL_STATUS.enabled };
-  }
-  return {};
+  return undefined;
 }
 
 export async function testChannel(
@@ -82,23 +49,32 @@ export async function testChannel(
   if (result.untestable) return result;
   const measured = { response_time: Math.max(0, Math.round(result.timeMs)), test_time: ctx.clock.now() };
   // The status decision reads the row again: an admin may have changed it while the probe ran.
+  const failure = testFailure(ctx, result, opts.checkThreshold ?? false);
+  let disabled: string | undefined;
   const write = async (trx: Transaction<Database>) => {
     const fresh = await findChannel(trx, channel.id);
     if (!fresh) return;
-    const change = statusChange(ctx, fresh, result, opts.checkThreshold ?? false);
+    const change = testStatusChange(ctx, fresh, failure);
     await trx.updateTable('channels').set(measured).where('id', '=', channel.id).execute();
     if (change.status !== undefined) {
-      await trx
+      const updated = await trx
         .updateTable('channels')
         .set(change)
         .where('id', '=', channel.id)
         .where('status', '=', fresh.status)
-        .execute();
+        .executeTakeFirst();
+      if (change.status === CHANNEL_STATUS.autoDisabled && Number(updated.numUpdatedRows) > 0) {
+        disabled = failure;
+      }
     }
     await patchChannel(trx, channel.id, {});
   };
   if (opts.publish === false) await ctx.db.transaction().execute(write);
   else await writeChannels(ctx, write);
+  if (disabled !== undefined) {
+    // Not awaited, as for the relay's disables: a mail that cannot be sent does not change the result.
+    void notifyChannelDisabled(ctx, { id: channel.id, name: channel.name }, disabled).catch(() => undefined);
+  }
   return result;
 }
 

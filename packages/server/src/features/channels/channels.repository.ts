@@ -6,7 +6,7 @@ import type { ChannelView } from '@sluice/shared';
 import type { DialectName } from '../../db/create-db.js';
 import { insertId } from '../../db/insert-id.js';
 import type { ChannelRow, ChannelsTable, Database } from '../../db/tables.js';
-import { removeAbilities, syncAbilities } from './abilities.js';
+import { removeAbilities, syncAbilities } from '../../db/abilities.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 export type NewChannel = Insertable<ChannelsTable>;

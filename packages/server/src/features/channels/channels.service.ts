@@ -12,7 +12,7 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../app-context.js';
 import type { ChannelRow, Database } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/envelope.js';
-import { syncAbilities } from './abilities.js';
+import { syncAbilities } from '../../db/abilities.js';
 import { normalizeUpdateKey, splitChannelKeys } from './channel-keys.js';
 import {
   channelIdsByStatus,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, ROLE } from '@sluice/shared';
-import { syncAbilities } from '../channels/abilities.js';
+import { syncAbilities } from '../../db/abilities.js';
 import { testDialects } from '../../test-support/databases.js';
 import { createTestApp, expectRefusal } from '../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../test-support/test-app.js';

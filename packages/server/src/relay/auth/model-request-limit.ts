@@ -6,11 +6,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createWindowCounter } from '../../http/rate-limits.js';
 import type { WindowCounter, WindowState } from '../../http/rate-limits.js';
-import type { OptionStore } from '../../features/options/option-store.js';
 import { RelayError } from '../ir/errors.js';
 import type { RelayRuntime } from '../pipeline/relay-runtime.js';
 import type { CredentialCache } from './credential-cache.js';
 import type { RelayCaller } from './relay-auth.js';
+import type { AppContext } from '../../app-context.js';
 
 export interface RequestLimits {
   windowMinutes: number;
@@ -21,7 +21,7 @@ export interface RequestLimits {
 }
 
 /** The limits for a caller billed in `group`: the group's own pair, else the site-wide counts. */
-export function requestLimitsFor(options: OptionStore, group: string): RequestLimits {
+export function requestLimitsFor(options: AppContext['options'], group: string): RequestLimits {
   const byGroup = options.get('ModelRequestRateLimitGroup');
   const own = Object.hasOwn(byGroup, group) ? byGroup[group] : undefined;
   return {

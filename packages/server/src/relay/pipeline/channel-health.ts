@@ -1,7 +1,11 @@
-// Taking a channel out of rotation when the circuit breaker trips (status 3 with the reason and time
-// in other_info), as the AutomaticDisableChannelEnabled option and the channel's auto_ban allow.
+// The one owner of automatic channel status changes: a channel is taken out of rotation (status 3,
+// with the reason and time in other_info) when the circuit breaker trips or a channel test fails, and
+// put back when a test of an auto-disabled channel passes — as the AutomaticDisableChannelEnabled /
+// AutomaticEnableChannelEnabled options and the channel's auto_ban allow. Root is mailed on a disable.
 import { CHANNEL_STATUS, ROLE } from '@sluice/shared';
-import { syncAbilities } from '../../features/channels/abilities.js';
+import type { AppContext } from '../../app-context.js';
+import { syncAbilities } from '../../db/abilities.js';
+import type { ChannelRow } from '../../db/tables.js';
 import type { RelayRuntime } from './relay-runtime.js';
 import type { RelayChannel } from './channel-index.js';
 
@@ -15,6 +19,41 @@ const parseObject = (text: string): Record<string, unknown> => {
     return {};
   }
 };
+
+/** other_info with the reason and time of an automatic disable. */
+const disabledInfo = (ctx: AppContext, otherInfo: string, reason: string): string =>
+  JSON.stringify({ ...parseObject(otherInfo), status_reason: reason, status_time: ctx.clock.now() });
+
+/**
+ * What a channel test's result changes, under the options: `failure` (why the test failed, or
+ * undefined when it passed) disables an enabled channel, a pass enables an auto-disabled one. The
+ * caller writes the change with the test's timings and mails root (`notifyChannelDisabled`).
+ */
+export function testStatusChange(
+  ctx: AppContext,
+  channel: ChannelRow,
+  failure: string | undefined,
+): { status?: number; other_info?: string } {
+  if (
+    failure !== undefined &&
+    channel.status === CHANNEL_STATUS.enabled &&
+    channel.auto_ban === 1 &&
+    ctx.options.get('AutomaticDisableChannelEnabled')
+  ) {
+    return {
+      status: CHANNEL_STATUS.autoDisabled,
+      other_info: disabledInfo(ctx, channel.other_info, failure),
+    };
+  }
+  if (
+    failure === undefined &&
+    channel.status === CHANNEL_STATUS.autoDisabled &&
+    ctx.options.get('AutomaticEnableChannelEnabled')
+  ) {
+    return { status: CHANNEL_STATUS.enabled };
+  }
+  return {};
+}
 
 const disabling = new WeakMap<RelayRuntime, Set<number>>();
 
@@ -38,11 +77,7 @@ export async function autoDisableChannel(
         .where('id', '=', channel.id)
         .executeTakeFirst();
       if (!row || row.status !== CHANNEL_STATUS.enabled) return false;
-      const otherInfo = JSON.stringify({
-        ...parseObject(row.other_info),
-        status_reason: reason,
-        status_time: ctx.clock.now(),
-      });
+      const otherInfo = disabledInfo(ctx, row.other_info, reason);
       const updated = await trx
         .updateTable('channels')
         .set({ status: CHANNEL_STATUS.autoDisabled, other_info: otherInfo })
@@ -58,7 +93,7 @@ export async function autoDisableChannel(
       rt.logger.warn({ channelId: channel.id, reason }, 'channel disabled automatically');
       ctx.bus.publish('channels');
       // Not awaited: the call that tripped the breaker does not wait for SMTP.
-      void notifyRoot(rt, channel, reason).catch((error: unknown) =>
+      void notifyChannelDisabled(ctx, channel, reason).catch((error: unknown) =>
         rt.logger.error(
           { err: error, channelId: channel.id },
           'could not tell root about a disabled channel',
@@ -74,8 +109,11 @@ export async function autoDisableChannel(
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Mails root that a channel was taken out of rotation, when SMTP and root's address are set. */
-async function notifyRoot(rt: RelayRuntime, channel: RelayChannel, reason: string): Promise<void> {
-  const { ctx } = rt;
+export async function notifyChannelDisabled(
+  ctx: AppContext,
+  channel: { id: number; name: string },
+  reason: string,
+): Promise<void> {
   if (!ctx.mailer.configured()) return;
   const root = await ctx.db
     .selectFrom('users')

@@ -7,7 +7,7 @@ import { testDialects } from '../../../test-support/databases.js';
 import { createTestApp } from '../../../test-support/test-app.js';
 import type { Caller, TestApp } from '../../../test-support/test-app.js';
 import { addChannel, addToken, listen, setOptions } from '../../../test-support/relay-kit.js';
-import { syncAbilities } from '../../../features/channels/abilities.js';
+import { syncAbilities } from '../../../db/abilities.js';
 
 describe.each(testDialects())('GET /v1/models on %s', (dialect) => {
   let t: TestApp;

@@ -2,7 +2,7 @@
 // Rebuilt from the channel row on every channel write.
 import type { Kysely, Transaction } from 'kysely';
 import { CHANNEL_STATUS } from '@sluice/shared';
-import type { ChannelRow, Database } from '../../db/tables.js';
+import type { ChannelRow, Database } from './tables.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
