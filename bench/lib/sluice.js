@@ -27,9 +27,7 @@ function freePort() {
 /** Writes the rows the relay needs straight into the tables, as the console would have. */
 async function seed(serverDist, sqlitePath, { upstreamUrl, upstreamKey, model, claudeModel }) {
   const { createDb } = await import(pathToFileURL(join(serverDist, 'db/create-db.js')).href);
-  const { syncAbilities } = await import(
-    pathToFileURL(join(serverDist, 'db/abilities.js')).href
-  );
+  const { syncAbilities } = await import(pathToFileURL(join(serverDist, 'db/abilities.js')).href);
   const { db, close } = await createDb({ sqlDsn: '', sqlitePath });
   const now = Math.floor(Date.now() / 1000);
   try {
