@@ -29,6 +29,7 @@ import type { RelayRuntime } from './pipeline/relay-runtime.js';
 import { installRelayBodyParser, installRelayEdges, relayErrorHandler } from './relay-http.js';
 import { RelayError } from './ir/errors.js';
 import { scheduleRelayJobs } from '../jobs/relay-jobs.js';
+import { isRecord } from './wire/json.js';
 
 async function relay(
   rt: RelayRuntime,
@@ -119,9 +120,6 @@ function countTokensRoute(
     },
   );
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The console playground: the signed-in user, billed directly, in the group the body names. */
 function playgroundRoute(scope: FastifyInstance, rt: RelayRuntime): void {

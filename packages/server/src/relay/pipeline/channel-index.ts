@@ -212,7 +212,7 @@ export const hasChannel = (
     mode,
     exclude: NOTHING_TRIED,
     random: FIRST,
-    ...(wire ? { wire } : {}),
+    wire,
   }) !== undefined;
 
 /** "type Baidu Wenxin (15)", "types Baidu Wenxin (15), 99" (a number the type table does not know). */

@@ -199,7 +199,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
           model: ir.model,
           mode: ir.mode,
           exclude: new Set(tried),
-          ...(onlyDialect(inbound) ? { wire: onlyDialect(inbound) } : {}),
+          wire: onlyDialect(inbound),
         });
       const typeAdapter = channel && adapterFor(channel.type);
       if (!channel || !typeAdapter) break;

@@ -6,6 +6,7 @@ import type { IrRequest } from '../../ir/request.js';
 import { anthropicCodec, anthropicErrorBody, anthropicStreamError } from '../../wire/anthropic/index.js';
 import type { InboundFormat } from '../types.js';
 import { estimateTokens, parseOrThrow } from '../openai-shared.js';
+import { isRecord } from '../../wire/json.js';
 
 const messagesRequest = z.looseObject({
   model: z.string({ error: 'model: Field required' }).min(1, { error: 'model: Field required' }),
@@ -18,7 +19,6 @@ const messagesRequest = z.looseObject({
 });
 
 type Json = Record<string, unknown>;
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The text of a string or of blocks (text, tool results' text, thinking), for counting. */
 function blocksText(content: unknown): string {

@@ -10,10 +10,9 @@ import { geminiCodec, geminiErrorBody, geminiSse } from '../../wire/gemini/index
 import { estimateTokens } from '../openai-shared.js';
 import type { InboundFormat } from '../types.js';
 import { embedPromptText, generatePromptText, geminiField } from './prompt-text.js';
+import { isRecord } from '../../wire/json.js';
 
 type Json = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A call as the route read it: the model and streaming from the path, the client's parsed body. */
 export class GeminiCall {

@@ -1,10 +1,9 @@
+import { isRecord } from '../../wire/json.js';
 // The prompt text of Gemini requests, for the quota hold's estimate and for counting tokens when the
 // upstream reports none (and for :countTokens). Google accepts every field in lowerCamelCase or in its
 // proto snake_case name, so both are read.
 
 type Json = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A request field under its camelCase or snake_case name. */
 export function geminiField(object: Readonly<Json>, camel: string): unknown {

@@ -11,6 +11,7 @@ import { responsesCodec } from '../../wire/responses/index.js';
 import type { ChatCodec } from '../../wire/types.js';
 import type { InboundFormat } from '../types.js';
 import { estimateTokens, openAiErrorBody, parseOrThrow } from '../openai-shared.js';
+import { isRecord } from '../../wire/json.js';
 
 const responsesRequest = z.looseObject({
   model: z.string({ error: 'model is required' }).min(1, { error: 'model is required' }),
@@ -24,7 +25,6 @@ const responsesRequest = z.looseObject({
 });
 
 type Json = Record<string, unknown>;
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The text of an input: strings, content parts' text, function outputs and arguments. */
 function inputText(value: unknown): string {

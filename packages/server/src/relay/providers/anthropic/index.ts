@@ -14,6 +14,7 @@ import type {
   StreamParser,
   UpstreamErrorInfo,
 } from '../types.js';
+import { isRecord } from '../../wire/json.js';
 
 type Json = Record<string, unknown>;
 
@@ -21,8 +22,6 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 const MAX_ERROR_TEXT = 500;
 /** Anthropic's smallest thinking budget. */
 const MIN_THINKING_BUDGET = 1024;
-
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The headers of a Messages call: the key, the version the client asked for (or the default), its betas. */
 export function anthropicHeaders(ir: IrRequest, key: string | undefined): Record<string, string> {

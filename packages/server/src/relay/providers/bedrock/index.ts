@@ -11,11 +11,9 @@ import { buildBedrockRequest } from './request.js';
 import { loadEventStreamCodec } from './event-stream.js';
 import { signBedrockRequest } from './sign.js';
 import { bedrockStreamParser } from './stream.js';
+import { isRecord } from '../../wire/json.js';
 
 const MAX_ERROR_TEXT = 500;
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A Bedrock error body: {"message": "…"} (the exception's name travels in the x-amzn-errortype header,

@@ -6,10 +6,9 @@ import type { IrRequest } from '../../ir/request.js';
 import { upstreamTokenCount } from '../../ir/usage.js';
 import type { IrUsage } from '../../ir/usage.js';
 import type { ParsedResponse } from '../types.js';
+import { isRecord } from '../../wire/json.js';
 
 type Json = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A Gemini client's embedding body is a batch when it carries `requests`. */
 export const isBatchEmbedding = (body: Readonly<Json>): boolean => Array.isArray(body.requests);

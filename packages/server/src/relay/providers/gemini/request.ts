@@ -8,10 +8,9 @@ import { geminiCodec, parseGeminiModelSuffix } from '../../wire/gemini/index.js'
 import { openAiChatCodec } from '../../wire/openai/index.js';
 import { joinUrl } from '../openai/request.js';
 import type { ChannelTarget, OptionReader } from '../types.js';
+import { isRecord } from '../../wire/json.js';
 
 type Json = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 

@@ -3,10 +3,8 @@
 import type { ChatRequest } from '../../ir/chat.js';
 import { geminiCodec } from '../../wire/gemini/index.js';
 import type { ParsedResponse, UpstreamErrorInfo } from '../types.js';
+import { isRecord } from '../../wire/json.js';
 
-type Json = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 const MAX_ERROR_TEXT = 500;

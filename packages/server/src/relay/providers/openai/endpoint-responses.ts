@@ -4,10 +4,10 @@ import type { IrRequest } from '../../ir/request.js';
 import type { IrUsage } from '../../ir/usage.js';
 import type { ParsedResponse } from '../types.js';
 import { readUsage } from './response.js';
+import { isRecord } from '../../wire/json.js';
 
 type Json = Record<string, unknown>;
 
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const count = (v: unknown): number =>
   typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.round(v) : 0;
 

@@ -6,6 +6,7 @@ import { encodeOpenAiChatRequest } from '../../wire/openai/request.js';
 import type { ChannelTarget } from '../types.js';
 import { replaceFormField } from './multipart.js';
 import { responsesBody } from './responses.js';
+import { isRecord } from '../../wire/json.js';
 
 export const OPENAI_PATHS: Record<RelayMode, string> = {
   chat: '/v1/chat/completions',
@@ -41,9 +42,6 @@ export interface OpenAiOptions {
 }
 
 export const joinUrl = (base: string, path: string): string => `${base.replace(/\/+$/, '')}${path}`;
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const isJsonSpace = (byte: number | undefined) =>
   byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;

@@ -1,10 +1,7 @@
 // Reading OpenAI-format answers: usage, generated text and error details.
 import { decodeOpenAiChatAnswer, openAiUsage } from '../../wire/openai/answer.js';
 import type { ParsedResponse, UpstreamErrorInfo } from '../types.js';
-
-type Json = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from '../../wire/json.js';
 
 /**
  * OpenAI's usage object; cached tokens are already inside prompt_tokens. Undefined when there is

@@ -9,11 +9,9 @@ import type { SseEvent } from '../../sse.js';
 import type { StreamParser } from '../types.js';
 import { choicesText, readUsage } from './response.js';
 import { openAiChunkDeltas } from '../../wire/openai/index.js';
+import { isRecord } from '../../wire/json.js';
 
 const DONE = Buffer.from('[DONE]');
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function hasFinishReason(choices: unknown): boolean {
   return (
