@@ -1,7 +1,10 @@
 // Who may call a route: each vendor's way of carrying the API key and its refusals, as the vendor answers
-// them. Any non-empty key is accepted except one starting with "bad", which plays a revoked key.
+// them. Any non-empty key is accepted except one starting with "bad", which plays a revoked key; the task
+// servers (midjourney-proxy, Suno API) instead accept only the secrets they were configured with.
 import type { IncomingHttpHeaders } from 'node:http';
 import { sendError, type Exchange } from './exchange.js';
+import { sendMidjourneyUnauthorized } from './routes/midjourney.js';
+import { sendSunoUnauthorized } from './routes/suno.js';
 import { sendAnthropicError, sendAzureError, sendGoogleError } from './vendor-errors.js';
 import type { MockSettings } from './exchange.js';
 import { checkVertexToken } from './vertex-auth.js';
@@ -147,3 +150,25 @@ export function authenticate(
 export const carriesGoogleKey = (headers: IncomingHttpHeaders, query: Record<string, string>): boolean =>
   header(headers, 'authorization') === undefined &&
   (header(headers, 'x-goog-api-key') !== undefined || (query.key ?? '') !== '');
+
+/**
+ * midjourney-proxy's check: the `mj-api-secret` header must be one of `secrets` (a proxy configured without a
+ * secret, an empty list, lets everyone in). A refusal is 401 with an empty body.
+ */
+export function checkMidjourneySecret(headers: IncomingHttpHeaders, secrets: readonly string[]): AuthCheck {
+  const secret = header(headers, 'mj-api-secret');
+  if (secrets.length === 0) return { ok: true, key: secret };
+  if (secret === undefined || !secrets.includes(secret)) return refuse(sendMidjourneyUnauthorized);
+  return { ok: true, key: secret };
+}
+
+/**
+ * A Suno API server's check: `Authorization: Bearer <key>` with one of `keys` (none configured: open). A
+ * refusal is 401 `{ code: "invalid_request", message: "unauthorized secret token", data: null }`.
+ */
+export function checkSunoKey(headers: IncomingHttpHeaders, keys: readonly string[]): AuthCheck {
+  const key = bearerKey(header(headers, 'authorization'));
+  if (keys.length === 0) return { ok: true, key };
+  if (key === undefined || !keys.includes(key)) return refuse(sendSunoUnauthorized);
+  return { ok: true, key };
+}

@@ -1,5 +1,6 @@
 // Per-request behaviour of the mock: the directive type, the `[[mock:{…}]]` marker that carries it inside
-// any string of a request body, and its validation.
+// any string of a request body, and its validation. Task submits (midjourney-proxy, Suno) also take the
+// scripted life of the task they create from it.
 //
 // Validation is written by hand rather than with zod: this package depends on nothing at run time, and the
 // directive is a small flat object.
@@ -66,6 +67,21 @@ export interface MockDirective {
   tool_call?: MockToolCall;
   /** Anthropic streams: an `error` event (overloaded_error) right after the first content delta, then the end. */
   stream_error?: boolean;
+  /**
+   * Task submits (midjourney-proxy, Suno): how the created task ends — `success` (default), `failure`
+   * (FAILURE with `task_fail_reason`) or `stuck` (IN_PROGRESS for ever, for timeout tests).
+   */
+  task_outcome?: 'success' | 'failure' | 'stuck';
+  /** Task submits: reads (fetches, batch fetches naming it) before the task ends; 0 ends it at its submit. Default 2. */
+  task_steps?: number;
+  /** Task submits: the reason a failing task reports (midjourney `failReason`, Suno `fail_reason`). */
+  task_fail_reason?: string;
+  /**
+   * midjourney-proxy submits: answer this code instead of 1. 21 (exists) and 22 (queued) still create the
+   * task; any other code (3, 4, 9, 23, 24 banned prompt…) refuses the submit and creates none. `error.message`
+   * replaces the refusal's description. (A Suno refusal is an HTTP error: use `status` and `error`.)
+   */
+  submit_code?: number;
 }
 
 export const MARKER_START = '[[mock:';
@@ -83,7 +99,7 @@ export function withMock(text: string, directive: MockDirective): string {
 
 export class DirectiveError extends Error {}
 
-type FieldKind = 'count' | 'status' | 'boolean' | 'string' | 'error' | 'tool_call';
+type FieldKind = 'count' | 'status' | 'boolean' | 'string' | 'error' | 'tool_call' | 'task_outcome';
 
 const FIELDS: Record<keyof MockDirective, FieldKind> = {
   delay_ms: 'count',
@@ -106,7 +122,13 @@ const FIELDS: Record<keyof MockDirective, FieldKind> = {
   reasoning_tokens: 'count',
   tool_call: 'tool_call',
   stream_error: 'boolean',
+  task_outcome: 'task_outcome',
+  task_steps: 'count',
+  task_fail_reason: 'string',
+  submit_code: 'count',
 };
+
+const TASK_OUTCOMES: readonly unknown[] = ['success', 'failure', 'stuck'];
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -132,6 +154,8 @@ function fieldIsValid(kind: FieldKind, value: unknown): boolean {
       );
     case 'tool_call':
       return isRecord(value) && typeof value.name === 'string' && isOptionalString(value.arguments);
+    case 'task_outcome':
+      return TASK_OUTCOMES.includes(value);
   }
 }
 

@@ -1,5 +1,11 @@
-// A fake upstream speaking OpenAI, Anthropic Messages and Gemini, for tests, end-to-end runs and the benchmark.
-export { startMockUpstream, type MockUpstream, type MockUpstreamOptions } from './server.js';
+// A fake upstream speaking OpenAI, Anthropic Messages and Gemini (and playing midjourney-proxy and a Suno API
+// server), for tests, end-to-end runs and the benchmark.
+export {
+  startMockUpstream,
+  type MockUpstream,
+  type MockUpstreamOptions,
+  type TaskLifeChange,
+} from './server.js';
 export type { VertexServiceAccount } from './vertex-auth.js';
 export { MOCK_AWS_CREDENTIALS, type AwsCredentials } from './bedrock-auth.js';
 export type { BehaviourScope, QueueScope } from './behaviours.js';
@@ -49,3 +55,14 @@ export { mockRelevance } from './routes/rerank.js';
 export { DEFAULT_MODELS } from './routes/models.js';
 export { DEFAULT_GEMINI_MODELS } from './routes/gemini-models.js';
 export { DEFAULT_ANTHROPIC_MODELS } from './routes/anthropic.js';
+export {
+  DEFAULT_FAIL_REASON,
+  DEFAULT_TASK_STEPS,
+  type MidjourneyMode,
+  type MockTask,
+  type TaskOutcome,
+  type TaskStatus,
+} from './routes/task-life.js';
+export { MOCK_MIDJOURNEY_SECRET } from './routes/midjourney.js';
+export { MJ_CODE } from './routes/midjourney-checks.js';
+export { MOCK_SUNO_KEY, SUNO_CLIP_SECONDS, mockLyrics } from './routes/suno.js';

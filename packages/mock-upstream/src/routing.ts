@@ -1,7 +1,14 @@
 // Which handler answers a request, under which auth scheme and in which vendor's error shape. OpenAI and
-// Anthropic routes are fixed paths; Gemini's are resources (models, models/{id}, models/{id}:{method}).
+// Anthropic routes are fixed paths; Gemini's are resources (models, models/{id}, models/{id}:{method}); the
+// task servers (midjourney-proxy under /mj, Suno under /suno) answer their own errors through `errors`.
 import type { IncomingHttpHeaders } from 'node:http';
-import { carriesGoogleKey, type AuthCheck, type AuthScheme } from './auth.js';
+import {
+  carriesGoogleKey,
+  checkMidjourneySecret,
+  checkSunoKey,
+  type AuthCheck,
+  type AuthScheme,
+} from './auth.js';
 import { checkBedrockAuth } from './bedrock-auth.js';
 import type { Dialect, Exchange } from './exchange.js';
 import {
@@ -32,6 +39,13 @@ import {
   handleInvoke,
 } from './routes/bedrock.js';
 import { vertexRoute } from './routes/vertex.js';
+import {
+  midjourneyRoute,
+  sendMidjourneyError,
+  sendMidjourneyFault,
+  type MidjourneyUpstream,
+} from './routes/midjourney.js';
+import { sendSunoFault, sendSunoInvalid, sunoRoute, type SunoUpstream } from './routes/suno.js';
 
 type Handler = (ex: Exchange) => void | Promise<void>;
 export interface Route {
@@ -42,6 +56,52 @@ export interface Route {
   arrayErrors: boolean;
   /** Checks the whole request, body included (AWS SigV4 signs it), instead of `auth`. */
   verify?: (ex: Exchange, raw: Buffer) => Promise<AuthCheck>;
+  /** A vendor whose errors are not one of the dialects' (the task servers): how it answers them. */
+  errors?: RouteErrors;
+}
+
+export interface RouteErrors {
+  /** The `status` directive. */
+  fault(ex: Exchange, status: number): void;
+  /** A body or directive the route cannot take. */
+  invalid(ex: Exchange, status: number, message: string): void;
+}
+
+/** The task servers the mock plays, with their tasks. */
+export interface TaskUpstreams {
+  midjourney: MidjourneyUpstream;
+  suno: SunoUpstream;
+}
+
+const MIDJOURNEY_ERRORS: RouteErrors = { fault: sendMidjourneyFault, invalid: sendMidjourneyError };
+const SUNO_ERRORS: RouteErrors = { fault: sendSunoFault, invalid: sendSunoInvalid };
+
+/** A task server's route: public, or behind the server's own secret check. */
+function withCheck(
+  found: { handler: Handler; open: boolean },
+  errors: RouteErrors,
+  check: (headers: IncomingHttpHeaders) => AuthCheck,
+): Route {
+  const route: Route = {
+    handler: found.handler,
+    auth: 'none',
+    dialect: 'openai',
+    arrayErrors: false,
+    errors,
+  };
+  if (!found.open) route.verify = (ex) => Promise.resolve(check(ex.req.headers));
+  return route;
+}
+
+/** midjourney-proxy's and Suno's routes. */
+function taskRoute(method: string, path: string, upstreams: TaskUpstreams): Route | undefined {
+  const { midjourney, suno } = upstreams;
+  const mj = midjourneyRoute(method, path, midjourney);
+  if (mj) {
+    return withCheck(mj, MIDJOURNEY_ERRORS, (headers) => checkMidjourneySecret(headers, midjourney.secrets));
+  }
+  const song = sunoRoute(method, path, suno);
+  return song && withCheck(song, SUNO_ERRORS, (headers) => checkSunoKey(headers, suno.keys));
 }
 
 const openai = (handler: Handler): Route => ({
@@ -118,6 +178,7 @@ export function findRoute(
   path: string,
   query: Record<string, string>,
   headers: IncomingHttpHeaders,
+  tasks: TaskUpstreams,
 ): Route | undefined {
   // /v1/models is OpenAI's list unless the caller carries a Google key and no bearer one.
   const google =
@@ -139,6 +200,11 @@ export function findRoute(
   }
   if (method === 'GET' && path === IMAGE_PATH) {
     return { handler: handleImageFile, auth: 'none', dialect: 'openai', arrayErrors: false };
+  }
+  // midjourney-proxy (/mj, /mj-{fast,turbo,relax}/mj) and a Suno API server (/suno).
+  if (path.startsWith('/mj') || path.startsWith('/suno')) {
+    const route = taskRoute(method, path, tasks);
+    if (route) return route;
   }
   // Vertex AI: its token endpoint and /v1/projects/…/publishers/{google,anthropic}/models/….
   const vertex = vertexRoute(method, path, query);

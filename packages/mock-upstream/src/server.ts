@@ -1,6 +1,6 @@
-// A fake upstream on plain node:http speaking OpenAI, Anthropic Messages and Gemini: per-route auth,
-// recording and fault injection (routing.ts picks the route). Kept framework-free and allocation-light
-// because the benchmark uses it as its baseline.
+// A fake upstream on plain node:http speaking OpenAI, Anthropic Messages and Gemini (and playing the task
+// servers midjourney-proxy and Suno): per-route auth, recording and fault injection (routing.ts picks the
+// route). Kept framework-free and allocation-light because the benchmark uses it as its baseline.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authenticate } from './auth.js';
@@ -19,7 +19,10 @@ import { DEFAULT_GEMINI_MODELS } from './routes/gemini-models.js';
 import { DEFAULT_ANTHROPIC_MODELS } from './routes/anthropic.js';
 import { DEFAULT_MODELS } from './routes/models.js';
 import { awsKeyring, MOCK_AWS_CREDENTIALS, type AwsCredentials } from './bedrock-auth.js';
-import { findRoute } from './routing.js';
+import { MidjourneyUpstream, MOCK_MIDJOURNEY_SECRET } from './routes/midjourney.js';
+import { MOCK_SUNO_KEY, SunoUpstream } from './routes/suno.js';
+import type { MockTask, TaskOutcome } from './routes/task-life.js';
+import { findRoute, type TaskUpstreams } from './routing.js';
 import { sendFault, sendGoogleError, sendVendorError } from './vendor-errors.js';
 import { VertexAccounts, type VertexServiceAccount } from './vertex-auth.js';
 
@@ -42,6 +45,18 @@ export interface MockUpstreamOptions {
   behaviour?: MockDirective;
   /** The AWS access keys whose SigV4 signatures the Bedrock routes accept (default MOCK_AWS_CREDENTIALS). */
   bedrockCredentials?: AwsCredentials[];
+  /** The `mj-api-secret` values midjourney-proxy accepts (default [MOCK_MIDJOURNEY_SECRET]; [] lets anyone in). */
+  midjourneySecrets?: string[];
+  /** The bearer keys the Suno API server accepts (default [MOCK_SUNO_KEY]; [] lets anyone in). */
+  sunoKeys?: string[];
+}
+
+/** A change to a task's scripted life after its submit; it applies from the task's next read. */
+export interface TaskLifeChange {
+  outcome?: TaskOutcome;
+  /** Reads (counted from its submit) after which the task ends. */
+  steps?: number;
+  failReason?: string;
 }
 
 export interface MockUpstream {
@@ -70,7 +85,11 @@ export interface MockUpstream {
    * kept across reset(), as a relay keeps its cached tokens across tests.
    */
   setVertexServiceAccount(account: VertexServiceAccount): void;
-  /** Forgets recorded requests and queued directives; behaviours, models and billing go back to the options. */
+  /** midjourney-proxy and Suno tasks by id, as they stand (emptied by reset()). */
+  readonly tasks: ReadonlyMap<string, MockTask>;
+  /** Changes how an unfinished task ends (throws for an unknown or finished task). */
+  setTaskOutcome(id: string, change: TaskLifeChange): void;
+  /** Forgets recorded requests, queued directives and tasks; behaviours, models and billing go back to the options. */
   reset(): void;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
@@ -107,8 +126,14 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     awsKeys: awsKeyring(options.bedrockCredentials ?? [MOCK_AWS_CREDENTIALS]),
   });
   const settings = initialSettings();
+  const tasks: TaskUpstreams = {
+    midjourney: new MidjourneyUpstream([...(options.midjourneySecrets ?? [MOCK_MIDJOURNEY_SECRET])]),
+    suno: new SunoUpstream([...(options.sunoKeys ?? [MOCK_SUNO_KEY])]),
+  };
   const restart = (): void => {
     behaviours.clear();
+    tasks.midjourney.reset();
+    tasks.suno.reset();
     if (options.behaviour) behaviours.set(options.behaviour);
     Object.assign(settings, initialSettings());
   };
@@ -155,7 +180,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       settings,
     };
 
-    const route = findRoute(method, path, query, req.headers);
+    const route = findRoute(method, path, query, req.headers, tasks);
     if (!route) {
       if (!path.startsWith('/v1beta/')) {
         return sendError(ex, 404, `Unknown request URL: ${method} ${path}.`, 'invalid_request_error');
@@ -171,6 +196,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     if (!auth.ok) return auth.refuse(ex);
     const key = auth.key;
     if (!parsed.ok) {
+      if (route.errors) return route.errors.invalid(ex, 400, parsed.reason);
       const gemini = route.dialect === 'gemini';
       return sendVendorError(
         ex,
@@ -183,13 +209,15 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       ex.directive = { ...behaviours.take(path, key), ...fromBody };
     } catch (error) {
       if (!(error instanceof DirectiveError)) throw error;
-      return sendVendorError(ex, 400, `Invalid mock directive: ${error.message}.`);
+      const message = `Invalid mock directive: ${error.message}.`;
+      if (route.errors) return route.errors.invalid(ex, 400, message);
+      return sendVendorError(ex, 400, message);
     }
     entry.directive = ex.directive;
     const { delay_ms: delay, reset, status } = ex.directive;
     if (delay !== undefined && !(await pause(ex, delay))) return;
     if (reset) return resetConnection(ex);
-    if (status !== undefined) return sendFault(ex, status);
+    if (status !== undefined) return route.errors ? route.errors.fault(ex, status) : sendFault(ex, status);
     await route.handler(ex);
   }
 
@@ -252,6 +280,15 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       settings.billing = { ...settings.billing, ...billing };
     },
     setVertexServiceAccount: (account) => vertex.register(account),
+    get tasks() {
+      return new Map<string, MockTask>([...tasks.midjourney.book.tasks, ...tasks.suno.book.tasks]);
+    },
+    setTaskOutcome: (id, change) => {
+      const task = tasks.midjourney.book.get(id) ?? tasks.suno.book.get(id);
+      if (!task) throw new Error(`no task ${id}`);
+      if (task.finished) throw new Error(`task ${id} has already finished (${task.status})`);
+      task.setLife(change);
+    },
     reset: () => {
       requests.length = 0;
       connections = 0;

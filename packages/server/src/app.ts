@@ -20,6 +20,7 @@ import { createOptionStore } from './features/options/option-store.js';
 import { ensureRootUser } from './features/users/root-user.js';
 import { registerFeatures } from './features/index.js';
 import { registerAuthGuard } from './http/auth-guard.js';
+import { registerHealthRoutes } from './http/health.js';
 import { ApiError, envelopeStatus, refuseNulBytes } from './http/envelope.js';
 import { lazyRequestLogger } from './http/request-logger.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerAuthGuard(app, { db: ctx.db, sessions: ctx.sessions });
+  registerHealthRoutes(app, ctx, deps.redis);
   // The console, its API and its 404s in one scope with the security headers; the relay outside it.
   await app.register(async (site) => {
     await site.register(helmet, securityHeaders(ctx));

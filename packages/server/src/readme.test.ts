@@ -1,6 +1,7 @@
 // The README's promises about the relay, held to the code: its table of channel types says what the
-// adapter registry serves and which chat clients reach each type, and every client endpoint it lists
-// is served (while every fixed relay path is listed).
+// adapter registry and the task platforms serve and which chat clients reach each type, every client
+// endpoint it lists is served (while every fixed relay path is listed), and its task endpoints are
+// exactly the task routes the relay registers.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE } from '@sluice/shared';
@@ -14,6 +15,10 @@ import type { TestApp } from './test-support/test-app.js';
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 const TYPES_HEADER = '| Type | Vendor | Endpoints | Chat clients that reach it |';
 const ENDPOINTS_HEADER = '| Endpoint | Format |';
+const TASK_ENDPOINTS_HEADER = '| Task endpoint | API |';
+/** Paths of the task APIs (the speed-mode prefixes of /mj are checked apart). */
+const TASK_PATH = /^\/(mj|suno)\//;
+const MJ_MODES = ['fast', 'turbo', 'relax'];
 
 /** The rows of the markdown table under `header`, each as its trimmed cells. */
 function tableRows(header: string): string[][] {
@@ -82,6 +87,30 @@ describe('the README', () => {
       .filter((r) => r.method === 'GET' || r.method === 'POST')
       .map((r) => `${r.method} ${r.url}`);
     expect(fixed.filter((route) => !listed.has(route))).toEqual([]);
+  });
+
+  it('lists exactly the task routes the relay registers, each /mj one under every speed mode too', () => {
+    // `/mj/task/:id/fetch` and `/suno/submit/:action` as patterns the listed paths must match.
+    const pattern = (url: string) => new RegExp(`^${url.replace(/:[^/]+/g, '[^/]+')}$`);
+    const registered = routes
+      .filter((r) => TASK_PATH.test(r.url) && !r.url.includes('*'))
+      .filter((r) => r.method === 'GET' || r.method === 'POST');
+    const listed = tableRows(TASK_ENDPOINTS_HEADER).map(([cell = '']) => {
+      const { method, path } = endpointOf(cell);
+      return { method, path: path.replace(/\{[^}]+\}/g, 'x') };
+    });
+    const matches = (l: { method: string; path: string }, r: RelayRoute) =>
+      l.method === r.method && pattern(r.url).test(l.path);
+    expect(listed.filter((l) => !registered.some((r) => matches(l, r)))).toEqual([]);
+    expect(
+      registered.filter((r) => !listed.some((l) => matches(l, r))).map((r) => `${r.method} ${r.url}`),
+    ).toEqual([]);
+    const all = new Set(routes.map((r) => `${r.method} ${r.url}`));
+    const missing = registered
+      .filter((r) => r.url.startsWith('/mj/'))
+      .flatMap((r) => MJ_MODES.map((mode) => `${r.method} /${mode}${r.url}`))
+      .filter((route) => !all.has(route));
+    expect(missing).toEqual([]);
   });
 
   it('lists only endpoints the relay serves', async () => {

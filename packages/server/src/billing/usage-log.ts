@@ -132,6 +132,8 @@ export function consumeLogRow(input: {
   countedLocally?: boolean;
   /** A chat call's dialects: the client's and the upstream's (they differ when it was converted). */
   formats?: { request: string; upstream: string };
+  /** A task relay's submit: Sluice's id of the task it charged. */
+  taskId?: string;
 }): Insertable<LogsTable> {
   const { who, timing, pricing, usage, interruption } = input;
   // The JSON.stringify of { frt, ...pricingOther(pricing), admin_info, cache_tokens?,
@@ -153,7 +155,9 @@ export function consumeLogRow(input: {
   if (input.formats) {
     other += `,"request_format":"${input.formats.request}","upstream_format":"${input.formats.upstream}"`;
   }
+  if (input.taskId !== undefined) other += `,"task_id":${JSON.stringify(input.taskId)}`;
   let content = text.summary;
+  if (input.taskId !== undefined) content += `; task ${input.taskId}`;
   if (cacheWriteTokens > 0 && pricing.billing === 'tokens') {
     content += `; ${fmt(cacheWriteTokens)} prompt tokens written to the cache at cache-write ratio ${fmt(pricing.cacheWriteRatio)}`;
   }

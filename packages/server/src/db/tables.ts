@@ -184,6 +184,12 @@ export interface MidjourneysTable {
   quota: Default<number>;
   buttons: string;
   properties: string;
+  /** The upstream's id of the task; empty for rows imported from new-api, whose `mj_id` is the upstream's. */
+  upstream_task_id: Default<string>;
+  /** The token the task was charged to (0: none known). */
+  token_id: Default<number>;
+  /** The client's notifyHook, called by Sluice when MjNotifyEnabled is on. */
+  notify_hook: string | null;
 }
 
 export interface TasksTable {
@@ -205,6 +211,10 @@ export interface TasksTable {
   progress: Default<string>;
   properties: string;
   data: string;
+  /** The upstream's id of the task; empty for rows imported from new-api, whose `task_id` is the upstream's. */
+  upstream_task_id: Default<string>;
+  /** The token the task was charged to (0: none known). */
+  token_id: Default<number>;
 }
 
 export interface QuotaDataTable {

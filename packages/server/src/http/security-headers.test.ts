@@ -28,6 +28,9 @@ describe('security headers', () => {
     expect(csp.get('script-src')).toEqual(["'self'", "'self'", "'self'"]);
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     expect(csp.get('object-src')).toEqual(["'none'"]);
+    // Task results (Suno songs, Midjourney images) load from the upstream's own hosts.
+    expect(csp.get('media-src')).toEqual(["'self'", 'https:', 'http:']);
+    expect(csp.get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'https:', 'http:']);
     expect(csp.has('upgrade-insecure-requests')).toBe(false);
   });
 

@@ -36,6 +36,8 @@ export function securityHeaders(ctx: AppContext): FastifyHelmetOptions {
         styleSrc: ["'self'", "'unsafe-inline'"],
         // The logo, QR codes and Markdown pages may name images anywhere.
         imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+        // Task results play where the upstream keeps them (Suno songs on its CDN).
+        mediaSrc: ["'self'", 'https:', 'http:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         // Chat links embed the operator's chat front-ends; Turnstile and Telegram draw in frames.

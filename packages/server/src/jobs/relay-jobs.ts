@@ -1,8 +1,10 @@
-// Background work of the relay: writing the hourly usage statistics (every node, its own numbers)
-// and probing auto-disabled channels so they come back when they recover (one node at a time).
+// Background work of the relay: writing the hourly usage statistics (every node, its own numbers),
+// probing auto-disabled channels so they come back when they recover, and polling unfinished
+// Midjourney and Suno tasks (one node at a time).
 import { CHANNEL_STATUS } from '@sluice/shared';
 import { testChannel } from '../features/channels/channel-testing.js';
 import type { RelayRuntime } from '../relay/pipeline/relay-runtime.js';
+import { scheduleTaskPolling } from '../relay/tasks/task-poller.js';
 
 export const CHANNEL_REENABLE_JOB = 'channel-reenable';
 const REENABLE_INTERVAL_MS = 5 * 60 * 1000;
@@ -38,6 +40,7 @@ export function scheduleRelayJobs(rt: RelayRuntime): void {
   ctx.scheduler.every(CHANNEL_REENABLE_JOB, REENABLE_INTERVAL_MS, async () => {
     await reenableRecoveredChannels(rt);
   });
+  scheduleTaskPolling(rt);
   // Statistics are summed per node in memory, so every node flushes its own (no lease).
   let timer: NodeJS.Timeout | undefined;
   const arm = () => {

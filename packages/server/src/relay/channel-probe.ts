@@ -1,5 +1,5 @@
-// One small real chat call through a channel's adapter, for the console's "test channel" and the
-// background re-enable job. Bills nobody and writes nothing.
+// One small real chat call through a channel's adapter (a free key check for task channels), for the
+// console's "test channel" and the background re-enable job. Bills nobody and writes nothing.
 import { MSG, channelTypeLabel } from '@sluice/shared';
 import type { AppContext } from '../app-context.js';
 import type { ChannelRow } from '../db/tables.js';
@@ -12,6 +12,7 @@ import { cancellationOf, toUpstreamFailure } from './pipeline/upstream-client.js
 import { redactUpstreamMessage } from './pipeline/upstream-errors.js';
 import { adapterFor } from './providers/registry.js';
 import { openAiChatCodec } from './wire/openai/index.js';
+import { probeTaskChannel } from './tasks/probe.js';
 
 export interface ProbeResult {
   ok: boolean;
@@ -35,6 +36,8 @@ const firstModel = (models: string): string | undefined =>
     .find((m) => m !== '');
 
 export async function probeChannel(ctx: AppContext, row: ChannelRow, model?: string): Promise<ProbeResult> {
+  const task = probeTaskChannel(relayRuntime(ctx), row);
+  if (task) return task;
   const typeAdapter = adapterFor(row.type);
   if (!typeAdapter?.supports('chat')) {
     const type = `${channelTypeLabel(row.type)} (${row.type})`;

@@ -30,6 +30,7 @@ import { installRelayBodyParser, installRelayEdges, relayErrorHandler } from './
 import { RelayError } from './ir/errors.js';
 import { scheduleRelayJobs } from '../jobs/relay-jobs.js';
 import { isRecord } from './wire/json.js';
+import { registerTaskRelayRoutes } from './tasks/routes.js';
 
 async function relay(
   rt: RelayRuntime,
@@ -177,4 +178,5 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
     registerGeminiRoutes(scope, rt, relay);
     playgroundRoute(scope, rt);
   });
+  await registerTaskRelayRoutes(app, rt);
 }

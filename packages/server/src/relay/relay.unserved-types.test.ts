@@ -105,6 +105,18 @@ describe.each(testDialects())('calls only unserved channel types could take, on 
     expect(((await unserved.json()) as OpenAiError).error.message).toContain('Alibaba Qwen (17)');
   });
 
+  it('never sends a chat call to a task channel that lists its model, and says it serves tasks only', async () => {
+    await addChannel(t, { type: 2, base_url: NOWHERE, models: model(), key: 'mj-secret' });
+    const before = await quotaLeft();
+    const res = await chat();
+    expect(res.status).toBe(501);
+    expect(((await res.json()) as OpenAiError).error.message).toBe(
+      `model ${model()} in group default has no channel the relay can serve: ` +
+        'channels of type Midjourney Proxy (2) cannot serve chat calls yet',
+    );
+    expect(await quotaLeft()).toBe(before);
+  });
+
   it('answers 501 naming the type for a key pinned to such a channel', async () => {
     const id = await addChannel(t, { type: 18, base_url: NOWHERE, models: model(), key: 'a|b|c' });
     const res = await chat(`${token.key}-${id}`);

@@ -1,12 +1,14 @@
 // What the relay serves, read from the running code rather than from a list kept by hand: the adapter
-// registry (the endpoints each channel type serves) and the relay's routes (the chat formats clients
-// call in), for the suites that hold the README and the console's table to it.
+// registry and the task platforms (the endpoints each channel type serves) and the relay's routes (the
+// chat formats clients call in, the task APIs' paths), for the suites that hold the README and the
+// console's table to it.
 import Fastify from 'fastify';
 import { RELAY_ENDPOINTS, channelTypeLabel } from '@sluice/shared';
-import type { RelayEndpoint } from '@sluice/shared';
+import type { ServedEndpoint } from '@sluice/shared';
 import type { InboundFormat } from '../relay/inbound/types.js';
 import { adapterFor, servedChannelTypes } from '../relay/providers/registry.js';
 import { registerRelayRoutes } from '../relay/relay.routes.js';
+import { taskPlatformOf } from '../relay/tasks/platforms.js';
 import type { ChatWire } from '../relay/wire/types.js';
 import type { TestApp } from './test-app.js';
 
@@ -43,22 +45,35 @@ export async function readRelayRoutes(t: TestApp): Promise<RelayRoute[]> {
   return routes;
 }
 
+/**
+ * What channels of a type serve: the kinds of calls its adapter supports, in RELAY_ENDPOINTS order,
+ * or the task API of its platform.
+ */
+export function servedEndpoints(type: number): ServedEndpoint[] {
+  const adapter = adapterFor(type);
+  const platform = taskPlatformOf(type);
+  return [
+    ...RELAY_ENDPOINTS.filter((mode) => adapter?.supports(mode) === true),
+    ...(platform ? [platform] : []),
+  ];
+}
+
 export interface ServedType {
   type: number;
   vendor: string;
-  endpoints: RelayEndpoint[];
+  endpoints: ServedEndpoint[];
   /** Names of the chat formats whose clients reach this type (as bytes or converted). */
   chatClients: string[];
 }
 
-/** Each channel type with an adapter: what it serves, and which chat clients reach it. */
+/** Each channel type the relay serves: what it serves, and which chat clients reach it. */
 export function servedTypes(routes: readonly RelayRoute[]): ServedType[] {
   const chatFormats = new Set(
     routes.flatMap((r) => (r.inbound && r.inbound.mode === 'chat' ? [r.inbound] : [])),
   );
   return servedChannelTypes().map((type) => {
     const adapter = adapterFor(type);
-    const endpoints = RELAY_ENDPOINTS.filter((mode) => adapter?.supports(mode) === true);
+    const endpoints = servedEndpoints(type);
     // A chat client reaches the type when its upstream speaks the client's dialect, or the client's
     // request can be converted (relay-call.ts).
     const reaches = (wire: ChatWire) =>

@@ -22,6 +22,8 @@ interface Seen {
   method: string;
   path: string;
   authorization: string | undefined;
+  /** midjourney-proxy's key header. */
+  secret: string | undefined;
   body: string;
 }
 
@@ -39,6 +41,7 @@ function fakeUpstream() {
         method: req.method ?? '',
         path: req.url ?? '',
         authorization: req.headers.authorization,
+        secret: req.headers['mj-api-secret']?.toString(),
         body,
       });
       const route = routes.get(path) ?? { status: 404, body: { error: { message: 'no such route' } } };
@@ -284,12 +287,35 @@ describe.each(testDialects())('channel upstream calls on %s', (dialect) => {
     });
   });
 
+  describe('Midjourney channels', () => {
+    it('are tested with a free task query that needs the key, and pass when the proxy takes it', async () => {
+      upstream.routes.set('/mj/task/list-by-condition', { status: 200, body: [] });
+      for (const type of [2, 5]) {
+        const id = await create({ type, key: 'mj-secret', models: 'mj_imagine' });
+        const res = await call<{ time: number }>(`/api/channel/test/${id}`);
+        expect(res.body.success, res.body.message).toBe(true);
+        expect((await call<ChannelView>(`/api/channel/${id}`)).body.data.test_time).toBeGreaterThan(0);
+      }
+      expect(upstream.seen.map((s) => [s.method, s.path, s.secret, JSON.parse(s.body)])).toEqual([
+        ['POST', '/mj/task/list-by-condition', 'mj-secret', { ids: [] }],
+        ['POST', '/mj/task/list-by-condition', 'mj-secret', { ids: [] }],
+      ]);
+    });
+
+    it("say the key was refused when the proxy answers 401, without the key or the proxy's address", async () => {
+      upstream.routes.set('/mj/task/list-by-condition', { status: 401, body: '' });
+      const id = await create({ type: 2, key: 'mj-wrong-secret', models: 'mj_imagine' });
+      const res = await call(`/api/channel/test/${id}`);
+      expectRefusal(res.res, /refused the channel's key/);
+      expect(res.body.message).not.toContain('mj-wrong-secret');
+      expect(res.body.message).not.toContain(upstream.url());
+    });
+  });
+
   describe('channel types Sluice cannot test', () => {
     const untestable = [
       [15, 'Baidu Wenxin'],
       [18, 'iFlytek Spark'],
-      [2, 'Midjourney Proxy'],
-      [5, 'Midjourney Proxy Plus'],
     ] as const;
     const keyFor = (type: number) => (type === 18 ? 'app|secret|key' : type === 15 ? 'api|secret' : 'sk-up');
 

@@ -6,6 +6,7 @@ import type { AppContext } from '../../app-context.js';
 import { currentUser } from '../../http/auth-guard.js';
 import { ok, parseInput } from '../../http/envelope.js';
 import { withAndWithoutSlash } from '../logs/list-helpers.js';
+import { shownImageUrl } from '../../relay/tasks/midjourney/task-view.js';
 import { listMidjourneys, listTasks, toMidjourneyItem, toTaskItem } from './tasks.repository.js';
 
 export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -13,7 +14,12 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void 
   const drawings = async (query: unknown, self: number | null) => {
     const q = parseInput(mjListQuery, query);
     const rows = await listMidjourneys(ctx.db, self === null ? q : { ...q, userId: self });
-    return ok(rows.map((r) => toMidjourneyItem(r, self === null)));
+    // With MjForwardUrlEnabled the console shows Sluice's image address, as the relay's answers do.
+    return ok(
+      rows.map((r) =>
+        toMidjourneyItem(Object.assign(r, { image_url: shownImageUrl(ctx.options, r) }), self === null),
+      ),
+    );
   };
   const tasks = async (query: unknown, self: number | null) => {
     const q = parseInput(taskListQuery, query);

@@ -229,4 +229,32 @@ describe.each(testDialects())('drawing and task lists on %s', (dialect) => {
     });
     expect(res.json<Answer<TaskItem[]>>().data.map((i) => i.task_id)).toEqual(['suno-3']);
   });
+  it("shows Sluice's image address for a drawing when MjForwardUrlEnabled is on, the upstream's when off", async () => {
+    await t.db.db
+      .insertInto('midjourneys')
+      .values({
+        prompt: 'a dog',
+        prompt_en: '',
+        description: '',
+        state: '',
+        image_url: 'http://10.0.0.7:8080/attachments/dog.png',
+        fail_reason: '',
+        buttons: '[]',
+        properties: '{}',
+        status: 'SUCCESS',
+        user_id: alice.id,
+        mj_id: '1800000000000123456',
+        action: 'IMAGINE',
+        channel_id: 3,
+        submit_time: T0_MS,
+      })
+      .execute();
+    const image = async () =>
+      (await rows<MidjourneyItem>(alice, '/api/mj/self', { mj_id: '1800000000000123456' }))[0]?.image_url;
+    await t.app.ctx.options.set('ServerAddress', 'https://relay.example.com/');
+    await t.app.ctx.options.set('MjForwardUrlEnabled', 'true');
+    expect(await image()).toBe('https://relay.example.com/mj/image/1800000000000123456');
+    await t.app.ctx.options.set('MjForwardUrlEnabled', 'false');
+    expect(await image()).toBe('http://10.0.0.7:8080/attachments/dog.png');
+  });
 });

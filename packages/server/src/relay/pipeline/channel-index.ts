@@ -4,6 +4,8 @@ import { CHANNEL_STATUS, CHANNEL_TYPE_BY_VALUE } from '@sluice/shared';
 import type { ChannelRow } from '../../db/tables.js';
 import { RelayError } from '../ir/errors.js';
 import type { RelayMode } from '../ir/request.js';
+import { taskPlatformOf } from '../tasks/platforms.js';
+import type { TaskPlatform } from '../tasks/platforms.js';
 import { adapterFor, canServe } from '../providers/registry.js';
 import type { ChatWire } from '../wire/types.js';
 import type { ChannelTarget } from '../providers/types.js';
@@ -149,7 +151,7 @@ export function buildChannelIndex(
 export interface PickOptions {
   group: string;
   model: string;
-  mode: RelayMode;
+  mode: RelayMode | TaskPlatform;
   /** Channels already tried in this request. */
   exclude: ReadonlySet<number>;
   /** Only upstreams speaking this dialect: the client's format cannot be converted (Gemini embeddings). */
@@ -226,12 +228,15 @@ function typeNames(types: readonly number[]): string {
 
 /**
  * The 501 for a call only channels of unserved types could take: types without an adapter "cannot be
- * served yet", types whose adapter lacks the endpoint "cannot serve <mode> calls yet". `subject` opens
+ * served yet", types whose adapter lacks the endpoint (or that run tasks) "cannot serve <mode> calls
+ * yet". `subject` opens
  * the sentence (which call or channel this is about).
  */
 export function unservedTypeError(types: readonly number[], mode: RelayMode, subject: string): RelayError {
-  const unknown = types.filter((t) => adapterFor(t) === undefined);
-  const partial = types.filter((t) => adapterFor(t) !== undefined);
+  // A task channel (Midjourney, Suno) is served, for its tasks only.
+  const servedAtAll = (t: number) => adapterFor(t) !== undefined || taskPlatformOf(t) !== undefined;
+  const unknown = types.filter((t) => !servedAtAll(t));
+  const partial = types.filter(servedAtAll);
   const reasons = [
     ...(unknown.length > 0 ? [`channels of ${typeNames(unknown)} cannot be served yet`] : []),
     ...(partial.length > 0 ? [`channels of ${typeNames(partial)} cannot serve ${mode} calls yet`] : []),

@@ -9,6 +9,8 @@ import { geminiAdapter } from './gemini/index.js';
 import { vertexAdapter } from './vertex/index.js';
 import { azureAdapter } from './azure/index.js';
 import { bedrockAdapter } from './bedrock/index.js';
+import { isTaskPlatform, taskChannelTypes, taskPlatformOf } from '../tasks/platforms.js';
+import type { TaskPlatform } from '../tasks/platforms.js';
 
 const ADAPTERS: ReadonlyMap<number, ProviderAdapter> = new Map([
   [1, openaiAdapter],
@@ -31,13 +33,15 @@ export function adapterFor(channelType: number): ProviderAdapter | undefined {
   return ADAPTERS.get(channelType);
 }
 
-/** Whether channels of this type can serve calls of this mode. */
-export function canServe(channelType: number, mode: RelayMode, wire?: ChatWire): boolean {
+/** Whether channels of this type can serve calls of this mode (or tasks of this platform). */
+export function canServe(channelType: number, mode: RelayMode | TaskPlatform, wire?: ChatWire): boolean {
+  if (isTaskPlatform(mode)) return taskPlatformOf(channelType) === mode;
   const adapter = ADAPTERS.get(channelType);
   return (
     adapter !== undefined && adapter.supports(mode) && (wire === undefined || adapter.dialects.includes(wire))
   );
 }
 
-/** The channel types that have an adapter, in ascending order (what the README and console list). */
-export const servedChannelTypes = (): number[] => [...ADAPTERS.keys()].sort((a, b) => a - b);
+/** The channel types the relay serves — an adapter or a task platform — in ascending order (what the README and console list). */
+export const servedChannelTypes = (): number[] =>
+  [...ADAPTERS.keys(), ...taskChannelTypes()].sort((a, b) => a - b);

@@ -120,10 +120,15 @@ describe('key hints come from the type table', () => {
 });
 
 describe('which types the relay serves', () => {
-  it('marks Baidu, Midjourney, FastGPT and unknown numbers as not served, OpenAI, Claude and Gemini as served', () => {
-    for (const type of [1, 14, 24]) expect(channelTypeUi(type)?.served, `type ${type}`).toBe(true);
-    for (const type of [15, 2, 22]) expect(channelTypeUi(type)?.served, `type ${type}`).toBe(false);
+  it('marks Baidu, FastGPT and unknown numbers as not served; OpenAI, Claude, Gemini, Midjourney and Suno as served', () => {
+    for (const type of [1, 14, 24, 2, 5, 36]) expect(channelTypeUi(type)?.served, `type ${type}`).toBe(true);
+    for (const type of [15, 22]) expect(channelTypeUi(type)?.served, `type ${type}`).toBe(false);
     expect(isServedType(99)).toBe(false);
+  });
+
+  it('offers no upstream model list for the task types, whose models are their fixed actions', () => {
+    for (const type of [2, 5, 36]) expect(channelTypeUi(type)?.fetchModels, `type ${type}`).toBe(false);
+    for (const type of [1, 14, 24]) expect(channelTypeUi(type)?.fetchModels, `type ${type}`).toBe(true);
   });
 });
 

@@ -2,7 +2,7 @@
 // type (extra input in `other`, key hint and input, prefilled models, upstream model list, balance
 // currency, whether the relay serves it yet) is read from here, so no component tests a type number
 // itself.
-import { CHANNEL_TYPES, channelTypeModels, isRelayServedType } from '@sluice/shared';
+import { CHANNEL_TYPES, channelTypeModels, isRelayServedType, taskEndpointOf } from '@sluice/shared';
 
 /** What the `other` field means for a type; absent when the type has no extra input. */
 export interface OtherInput {
@@ -115,8 +115,9 @@ export const CHANNEL_TYPE_TABLE: readonly ChannelTypeUi[] = CHANNEL_TYPES.map((s
   color: PALETTE[index % PALETTE.length] ?? 'default',
   keyFormat: shared.keyFormat,
   keyInput: 'lines' as const,
-  // Every type the relay serves has its vendor's model list on the server (relay/model-lists).
-  fetchModels: isRelayServedType(shared.value),
+  // Every type the relay serves calls with has its vendor's model list on the server (relay/model-lists);
+  // task types (Midjourney, Suno) list no models: theirs are the fixed action models.
+  fetchModels: isRelayServedType(shared.value) && taskEndpointOf(shared.value) === undefined,
   organization: false,
   baseUrlPlaceholder: shared.baseUrl,
   ...DIFFERENCES[shared.value],

@@ -1,22 +1,44 @@
 // The columns of the drawing table (spec part 2 §3/§4): the channel only for admins; times in
-// milliseconds; images as thumbnails that open antd's image viewer; long prompts open in a dialog.
-import { Image, Tag, Typography } from 'antd';
+// milliseconds; images as thumbnails that open antd's image viewer; long prompts open in a dialog;
+// the task id opens everything recorded about the drawing.
+import { Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import type { MidjourneyItem } from '@sluice/shared';
 import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
 import { LongText } from '../logs/components/long-text';
-import { DurationCell, ProgressCell, StatusTag, TimeCell } from '../tasks/task-cells';
+import { DurationCell, ProgressCell, StatusTag, Thumbnail, TimeCell } from '../tasks/task-cells';
+import { mediaUrl } from '../tasks/task-data';
 import { DRAWING_LIST } from './api';
 import { mjAction, submitCode } from './labels';
 
 const unit = DRAWING_LIST.timeUnit;
 
+export function mjActionLabel(action: string, t: TFunction): string {
+  const known = mjAction(action);
+  return known ? t(`drawing.action.${known}`) : action || '-';
+}
+
+export function submitCodeTag(code: number, t: TFunction): ReactNode {
+  const known = submitCode(code);
+  return <Tag color={known.colour}>{t(`drawing.code.${known.name}`, { code })}</Tag>;
+}
+
+/** The stored image as a thumbnail, or a note that there is none (or none the console may load). */
+function ImageCell({ drawing, t }: { drawing: MidjourneyItem; t: TFunction }) {
+  const src = mediaUrl(drawing.image_url);
+  if (!src) return <Typography.Text type="secondary">{t('drawing.noImage')}</Typography.Text>;
+  return <Thumbnail src={src} alt={t('drawing.imageAlt', { id: drawing.mj_id })} />;
+}
+
 export function drawingColumns({
   t,
   admin,
+  onDetails,
 }: {
   t: TFunction;
   admin: boolean;
+  onDetails(drawing: MidjourneyItem): void;
 }): TableColumnsType<MidjourneyItem> {
   const columns: TableColumnsType<MidjourneyItem> = [
     {
@@ -43,25 +65,21 @@ export function drawingColumns({
     {
       title: t('drawing.column.action'),
       key: 'action',
-      render: (_, task) => {
-        const known = mjAction(task.action);
-        return <Tag color="geekblue">{known ? t(`drawing.action.${known}`) : task.action || '-'}</Tag>;
-      },
+      render: (_, task) => <Tag color="geekblue">{mjActionLabel(task.action, t)}</Tag>,
     },
     {
       title: t('drawing.column.mjId'),
       key: 'mj_id',
       render: (_, task) => (
-        <Typography.Text copyable={task.mj_id !== ''}>{task.mj_id || '-'}</Typography.Text>
+        <Typography.Link onClick={() => onDetails(task)} title={t('drawing.details')}>
+          {task.mj_id || '-'}
+        </Typography.Link>
       ),
     },
     {
       title: t('drawing.column.code'),
       key: 'code',
-      render: (_, task) => {
-        const code = submitCode(task.code);
-        return <Tag color={code.colour}>{t(`drawing.code.${code.name}`, { code: task.code })}</Tag>;
-      },
+      render: (_, task) => submitCodeTag(task.code, t),
     },
     {
       title: t('drawing.column.status'),
@@ -76,33 +94,22 @@ export function drawingColumns({
     {
       title: t('drawing.column.image'),
       key: 'image',
-      render: (_, task) =>
-        task.image_url ? (
-          <Image
-            src={task.image_url}
-            alt={t('drawing.imageAlt', { id: task.mj_id })}
-            width={56}
-            height={56}
-            style={{ objectFit: 'cover', borderRadius: 4 }}
-          />
-        ) : (
-          <Typography.Text type="secondary">{t('drawing.noImage')}</Typography.Text>
-        ),
+      render: (_, task) => <ImageCell drawing={task} t={t} />,
     },
     {
       title: t('drawing.column.prompt'),
       key: 'prompt',
-      render: (_, task) => <LongText text={task.prompt} title={t('drawing.column.prompt')} />,
+      render: (_, task) => <LongText text={task.prompt ?? ''} title={t('drawing.column.prompt')} />,
     },
     {
       title: t('drawing.column.promptEn'),
       key: 'prompt_en',
-      render: (_, task) => <LongText text={task.prompt_en} title={t('drawing.column.promptEn')} />,
+      render: (_, task) => <LongText text={task.prompt_en ?? ''} title={t('drawing.column.promptEn')} />,
     },
     {
       title: t('drawing.column.failReason'),
       key: 'fail_reason',
-      render: (_, task) => <LongText text={task.fail_reason} title={t('drawing.column.failReason')} />,
+      render: (_, task) => <LongText text={task.fail_reason ?? ''} title={t('drawing.column.failReason')} />,
     },
   );
   return columns;

@@ -1,7 +1,8 @@
 // The drawing list: whose records are asked for, the admin-only channel filter and column, labels,
-// times in milliseconds (shown as dates, sent as filters), durations, a failed drawing's red
-// progress bar, long prompts in a dialog, and the prompt columns in both languages.
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+// times in milliseconds (shown as dates, sent as filters, the last 30 days by default), durations,
+// a failed drawing's red progress bar, the stored image opening the image viewer, long prompts in a
+// dialog, the details dialog, rows with unexpected values, and the prompt columns in both languages.
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { MidjourneyItem } from '@sluice/shared';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { changeLanguage, loadSections } from '../../i18n';
@@ -121,6 +122,95 @@ describe('drawing list', () => {
     const bar = within(row).getByRole('progressbar');
     expect(bar.className).toMatch(/status-exception/);
     expect(bar.className).not.toMatch(/status-success/);
+  });
+
+  it('asks for the last 30 days up to an hour from now, in milliseconds, by default', async () => {
+    signIn(1);
+    const calls = serve();
+    const before = Math.floor(Date.now() / 1000);
+    renderPage(<DrawingPage />, { path: '/midjourney' });
+    await rowWith('mj-77');
+    const after = Math.floor(Date.now() / 1000);
+    const query = calls.find((c) => c.path === '/api/mj/self/')?.query;
+    const start = Number(query?.get('start_timestamp'));
+    const end = Number(query?.get('end_timestamp'));
+    expect(start).toBeGreaterThanOrEqual((before - 30 * 86_400) * 1000);
+    expect(start).toBeLessThanOrEqual((after - 30 * 86_400) * 1000);
+    expect(end).toBeGreaterThanOrEqual((before + 3600) * 1000);
+    expect(end).toBeLessThanOrEqual((after + 3600) * 1000);
+  });
+
+  it('shows the stored image, which opens the image viewer', async () => {
+    signIn(10);
+    const url = 'https://cdn.example.com/attachments/grid-77.png';
+    serve({ 'GET /api/mj/': ok([{ ...drawing, image_url: url }]) });
+    renderPage(<DrawingPage />, { path: '/midjourney' });
+    const row = await rowWith('mj-77');
+    const thumbnail = within(row).getByAltText('Image of task mj-77');
+    expect(thumbnail.getAttribute('src')).toBe(url);
+    expect(document.querySelector('.ant-image-preview')).toBeNull();
+    fireEvent.click(thumbnail);
+    await waitFor(() =>
+      expect(document.querySelector(`.ant-image-preview img[src="${url}"]`)).not.toBeNull(),
+    );
+  });
+
+  it('does not load an image from an address that is not http(s)', async () => {
+    signIn(1);
+    serve({ 'GET /api/mj/self/': ok([{ ...withoutChannel(drawing), image_url: 'javascript:alert(1)' }]) });
+    renderPage(<DrawingPage />, { path: '/midjourney' });
+    const row = await rowWith('mj-77');
+    expect(within(row).getByText('No image')).toBeTruthy();
+    expect(row.querySelector('img')).toBeNull();
+  });
+
+  it('shows rows with values this console does not know', async () => {
+    signIn(1);
+    serve({
+      'GET /api/mj/self/': ok([
+        {
+          ...withoutChannel(drawing),
+          action: 'VIDEO',
+          code: 9,
+          status: 'PAUSED',
+          progress: 'waiting',
+          submit_time: 0,
+          finish_time: 0,
+          prompt: '',
+        },
+      ]),
+    });
+    renderPage(<DrawingPage />, { path: '/midjourney' });
+    const row = await rowWith('mj-77');
+    expect(within(row).getByText('VIDEO')).toBeTruthy();
+    expect(within(row).getByText('Unknown (9)')).toBeTruthy();
+    expect(within(row).getByText('PAUSED')).toBeTruthy();
+    expect(within(row).getByText('waiting')).toBeTruthy();
+    expect(within(row).queryByRole('progressbar')).toBeNull();
+  });
+
+  it('opens everything recorded about a drawing from its task id', async () => {
+    signIn(1);
+    const url = 'https://cdn.example.com/attachments/grid-77.png';
+    serve({
+      'GET /api/mj/self/': ok([
+        {
+          ...withoutChannel(drawing),
+          image_url: url,
+          prompt_en: 'a lighthouse at dusk',
+          description: '/imagine a lighthouse at dusk',
+          start_time: 1_790_000_002_000,
+        },
+      ]),
+    });
+    renderPage(<DrawingPage />, { path: '/midjourney' });
+    const row = await rowWith('mj-77');
+    fireEvent.click(within(row).getByText('mj-77'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Drawing details')).toBeTruthy();
+    expect(within(dialog).getByText('/imagine a lighthouse at dusk')).toBeTruthy();
+    expect(within(dialog).getByText(formatTimestamp(1_790_000_002))).toBeTruthy();
+    expect(within(dialog).getByAltText('Image of task mj-77').getAttribute('src')).toBe(url);
   });
 
   it('opens a long prompt in a dialog', async () => {

@@ -1,4 +1,5 @@
-// /midjourney: drawing records. Admins see every user's and may filter by channel.
+// /midjourney: drawing records. Admins see every user's and may filter by channel; a drawing's task
+// id opens everything recorded about it.
 import { Card } from 'antd';
 import type { MidjourneyItem } from '@sluice/shared';
 import { useMemo, useState } from 'react';
@@ -9,6 +10,7 @@ import { drawingDefaultRange, nowSeconds } from '../logs/time-range';
 import { RecordFilters, defaultRecordFilters, fetchRecordPage } from '../tasks/record-list';
 import { DRAWING_LIST } from './api';
 import { drawingColumns } from './drawing-columns';
+import { DrawingDetailsDialog } from './drawing-details-dialog';
 
 const rowKey = (task: MidjourneyItem) => task.id;
 
@@ -23,7 +25,8 @@ export function DrawingPage() {
     rowKey,
     fetchPage,
   });
-  const columns = useMemo(() => drawingColumns({ t, admin }), [t, admin]);
+  const [details, setDetails] = useState<MidjourneyItem | null>(null);
+  const columns = useMemo(() => drawingColumns({ t, admin, onDetails: setDetails }), [t, admin]);
 
   return (
     <Card title={<h1 style={{ fontSize: 'inherit', margin: 0 }}>{t('drawing.title')}</h1>}>
@@ -31,6 +34,7 @@ export function DrawingPage() {
         <RecordFilters spec={DRAWING_LIST} admin={admin} idLabel={t('drawing.filter.mjId')} />
       </ListSearch>
       <DataTable list={list} columns={columns} />
+      <DrawingDetailsDialog drawing={details} onClose={() => setDetails(null)} />
     </Card>
   );
 }

@@ -4,11 +4,14 @@ type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]>
 
 export const drawingEn = {
   title: 'Drawing records',
+  details: 'Drawing details',
   filter: { mjId: 'Task ID' },
   noImage: 'No image',
   imageAlt: 'Image of task {{id}}',
   column: {
     submitTime: 'Submitted',
+    startTime: 'Started',
+    finishTime: 'Finished',
     duration: 'Duration',
     channel: 'Channel',
     action: 'Type',
@@ -19,6 +22,7 @@ export const drawingEn = {
     image: 'Image',
     prompt: 'Prompt',
     promptEn: 'Prompt (English)',
+    description: 'Description',
     failReason: 'Failure reason',
   },
   action: {
@@ -50,11 +54,14 @@ export const drawingEn = {
 
 export const drawingZhCN: Strings<typeof drawingEn> = {
   title: '绘图记录',
+  details: '绘图详情',
   filter: { mjId: '任务 ID' },
   noImage: '无图片',
   imageAlt: '任务 {{id}} 的图片',
   column: {
     submitTime: '提交时间',
+    startTime: '开始时间',
+    finishTime: '结束时间',
     duration: '花费时间',
     channel: '渠道',
     action: '类型',
@@ -65,6 +72,7 @@ export const drawingZhCN: Strings<typeof drawingEn> = {
     image: '结果图片',
     prompt: '提示词',
     promptEn: '英文提示词',
+    description: '任务描述',
     failReason: '失败原因',
   },
   action: {

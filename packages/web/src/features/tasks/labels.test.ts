@@ -4,6 +4,7 @@ import { submitCode } from '../drawing/labels';
 import {
   elapsedSeconds,
   progressPercent,
+  progressStatus,
   secondsToUnit,
   taskAction,
   taskStatus,
@@ -30,6 +31,16 @@ describe('task labels', () => {
     expect(progressPercent('waiting')).toBeNull();
   });
 
+  it('colours a progress bar green only for a success, red for a failure', () => {
+    expect(progressStatus('SUCCESS')).toBeUndefined();
+    expect(progressStatus('FAILURE')).toBe('exception');
+    for (const running of ['', 'NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'MODAL']) {
+      expect(progressStatus(running), running).toBe('active');
+    }
+    expect(progressStatus('UNKNOWN')).toBe('normal');
+    expect(progressStatus('EXPLODED')).toBe('normal');
+  });
+
   it('names the drawing submit codes', () => {
     expect(submitCode(1).name).toBe('submitted');
     expect(submitCode(21).name).toBe('waiting');
@@ -46,5 +57,6 @@ describe('task labels', () => {
     expect(elapsedSeconds(1_790_000_000_000, 1_790_000_061_240, 'ms')).toBe(61.2);
     expect(elapsedSeconds(1_790_000_000, 1_790_000_061, 's')).toBe(61);
     expect(elapsedSeconds(1_790_000_000_000, 0, 'ms')).toBeNull();
+    expect(elapsedSeconds(Number.NaN, 1_790_000_061, 's')).toBeNull();
   });
 });

@@ -40,6 +40,20 @@ export type TaskActionName = (typeof TASK_ACTIONS)[number];
 export const taskAction = (action: string): TaskActionName | null =>
   (TASK_ACTIONS as readonly string[]).includes(action) ? (action as TaskActionName) : null;
 
+/** Statuses of a task that has not ended yet (an empty status: still being submitted). */
+const UNFINISHED = new Set(['', 'NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'MODAL']);
+
+/**
+ * The state of a task's progress bar: red for a failure, animated while the task runs, plain for a
+ * status this console does not know. Undefined (antd's own: green at 100%) only for a success, so a
+ * running task reporting "100%" does not look finished.
+ */
+export function progressStatus(status: string): 'exception' | 'active' | 'normal' | undefined {
+  if (status === 'FAILURE') return 'exception';
+  if (status === 'SUCCESS') return undefined;
+  return UNFINISHED.has(status) ? 'active' : 'normal';
+}
+
 /** Progress such as "40%" as a number for a progress bar; null when there is none to show. */
 export function progressPercent(progress: string): number | null {
   const match = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(progress);
@@ -66,6 +80,7 @@ export const secondsToUnit = (seconds: number, unit: TimeUnit): number =>
  * has not finished.
  */
 export function elapsedSeconds(submitTime: number, finishTime: number, unit: TimeUnit): number | null {
+  if (!Number.isFinite(submitTime) || !Number.isFinite(finishTime)) return null;
   const elapsed = taskDuration(submitTime, finishTime);
   if (elapsed === null) return null;
   return unit === 'ms' ? Math.round(elapsed / 100) / 10 : elapsed;

@@ -1,6 +1,6 @@
 // /task: async task records (Suno music and lyrics). Admins see every user's and may filter by
 // channel; rows open a dialog with everything recorded.
-import { Card } from 'antd';
+import { Card, Grid } from 'antd';
 import type { TaskItem } from '@sluice/shared';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +21,11 @@ export function TasksPage() {
   const [details, setDetails] = useState<TaskItem | null>(null);
   const fetchPage = useMemo(() => fetchRecordPage<TaskItem>(TASK_LIST, admin), [admin]);
   const list = useList<TaskItem>({ id: admin ? 'tasks' : 'tasks-self', filters, rowKey, fetchPage });
-  const columns = useMemo(() => taskColumns({ t, admin, onDetails: setDetails }), [t, admin]);
+  const pinResult = Grid.useBreakpoint().lg === true;
+  const columns = useMemo(
+    () => taskColumns({ t, admin, onDetails: setDetails, pinResult }),
+    [t, admin, pinResult],
+  );
 
   return (
     <Card title={<h1 style={{ fontSize: 'inherit', margin: 0 }}>{t('tasks.title')}</h1>}>
