@@ -6,23 +6,12 @@
 // covers and players, lyrics their text, and a row whose data is unreadable does not break the page;
 // the task id and channel filters narrow the lists.
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import SQLite from 'better-sqlite3';
-import { freshUsername, logIn, registerUser } from './helpers.js';
+import type SQLite from 'better-sqlite3';
+import { freshUsername, logIn, openServerDatabase, registerUser } from './helpers.js';
 
 const PASSWORD = 'e2e-password-7';
-
-/** The server's database (e2e/serve.js leaves its path under the port); no console call makes these rows. */
-function openServerDatabase(baseURL: string | undefined): SQLite.Database {
-  const port = new URL(baseURL ?? 'http://127.0.0.1:3000').port;
-  const path = readFileSync(join(tmpdir(), `sluice-e2e-${port}.db-path`), 'utf8');
-  const db = new SQLite(path);
-  db.pragma('busy_timeout = 5000');
-  return db;
-}
 
 interface Drawing {
   user_id: number;
@@ -291,6 +280,12 @@ test('results show as images, players and lyrics, and the filters narrow the lis
 }) => {
   await serveCdn(page);
   const rootId = await logInAsRoot(page);
+  // The fake CDN answers the browser only; Sluice's image proxy (MjForwardUrlEnabled) could not reach it.
+  const forward = await page.request.put('/api/option/', {
+    headers: { 'New-Api-User': String(rootId) },
+    data: { key: 'MjForwardUrlEnabled', value: 'false' },
+  });
+  expect((await forward.json()).success).toBe(true);
   const tag = freshUsername('r').slice(-6);
   const submitted = Date.now() - 5 * 60_000;
   const nowSeconds = Math.floor(Date.now() / 1000);

@@ -1,6 +1,10 @@
 // Shared steps of the console specs.
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from '@playwright/test';
 import type { Page } from '@playwright/test';
+import SQLite from 'better-sqlite3';
 
 /** A username nobody has used yet on this server (at most 20 characters). */
 export const freshUsername = (prefix = 'u'): string =>
@@ -24,3 +28,12 @@ export async function logIn(page: Page, username: string, password: string): Pro
 }
 
 export const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sidebar' });
+
+/** The server's database (e2e/serve.js leaves its path under the port); no console call makes these rows. */
+export function openServerDatabase(baseURL: string | undefined): SQLite.Database {
+  const port = new URL(baseURL ?? 'http://127.0.0.1:3000').port;
+  const path = readFileSync(join(tmpdir(), `sluice-e2e-${port}.db-path`), 'utf8');
+  const db = new SQLite(path);
+  db.pragma('busy_timeout = 5000');
+  return db;
+}

@@ -10,11 +10,22 @@ export default defineConfig({
   plugins: [react(), firstLoadPreload(PRELOADED_CHUNKS), moduleMap()],
   resolve: { conditions: ['source'] },
   server: {
-    proxy: {
-      '/api': 'http://localhost:3000',
-      '/v1': 'http://localhost:3000',
-      '/pg': 'http://localhost:3000',
-    },
+    // `npm run dev`: the console on Vite, every server route forwarded to the server.
+    proxy: Object.fromEntries(
+      [
+        '/api',
+        '/v1',
+        '/v1beta',
+        '/pg',
+        '/mj',
+        '/fast/mj',
+        '/turbo/mj',
+        '/relax/mj',
+        '/suno',
+        '/healthz',
+        '/readyz',
+      ].map((prefix) => [prefix, `http://localhost:${process.env.PORT ?? 3000}`]),
+    ),
   },
   build: {
     outDir: 'dist',

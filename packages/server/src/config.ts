@@ -30,6 +30,8 @@ export interface Config {
   trustedProxies: string[];
   /** Seconds calls in flight may take to finish after SIGTERM/SIGINT before they are cut. */
   shutdownTimeoutSeconds: number;
+  /** Root's password on the first start; unset: the spec's 123456, which must be changed at once. */
+  initialRootPassword: string | undefined;
   /** Task relays (Midjourney, Suno): how often unfinished tasks are polled, and when one gives up. */
   tasks: { pollIntervalMs: number; timeoutMinutes: number };
 }
@@ -93,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlSeconds: intFromEnv(env.SESSION_TTL_SECONDS, 30 * 24 * 3600),
     trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
     shutdownTimeoutSeconds: intFromEnv(env.SHUTDOWN_TIMEOUT, 15),
+    initialRootPassword: env.INITIAL_ROOT_PASSWORD || undefined,
     tasks: {
       pollIntervalMs: Math.max(1, intFromEnv(env.TASK_POLL_INTERVAL_SECONDS, 15)) * 1000,
       timeoutMinutes: Math.max(1, intFromEnv(env.TASK_TIMEOUT_MINUTES, 1440)),

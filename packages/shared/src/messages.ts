@@ -45,6 +45,8 @@ export const MSG = {
   confirmDeleteAccount: 'please enter your account name to confirm deletion',
   rootCannotDeleteSelf: 'the super administrator cannot delete their own account',
   defaultPasswordInUse: 'you are using the default password; change it at once',
+  passwordChangeRequired:
+    'choose a new password first: the account still has the password it was created with',
   // User management
   cannotActOnEqualOrHigher: 'you cannot act on a user whose role is equal to or higher than yours',
   cannotPromoteToRoot: 'a user cannot be promoted above admin',

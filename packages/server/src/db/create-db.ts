@@ -10,6 +10,7 @@ import * as initial from './migrations/2026-11-21-0001-initial.js';
 import * as midjourneyTimesInMs from './migrations/2026-11-25-0001-midjourney-times-in-ms.js';
 import * as userSetting from './migrations/2026-11-25-0002-user-setting.js';
 import * as taskRelayColumns from './migrations/2026-11-27-0001-task-relay-columns.js';
+import * as passwordChangeRequired from './migrations/2026-11-27-0002-password-change-required.js';
 import type { Database } from './tables.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25-0001-midjourney-times-in-ms': midjourneyTimesInMs,
   '2026-11-25-0002-user-setting': userSetting,
   '2026-11-27-0001-task-relay-columns': taskRelayColumns,
+  '2026-11-27-0002-password-change-required': passwordChangeRequired,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -34,6 +34,8 @@ export interface UsersTable {
   setting: string | null;
   /** Unix seconds of the quota warning sent while the balance stays below the threshold; 0 = none. */
   quota_warned_at: Default<number>;
+  /** 1: the console lets the account do nothing but choose a new password (root's first start). */
+  password_change_required: Default<number>;
 }
 
 export interface SessionsTable {

@@ -46,6 +46,11 @@ export function currentUser(req: FastifyRequest): UserRow {
   return req.user;
 }
 
+/** What an account that must change its password may still call. */
+const PASSWORD_CHANGE_ROUTES: ReadonlySet<string> = new Set(['GET /api/user/self', 'PUT /api/user/self']);
+
+const routeKey = (req: FastifyRequest): string => `${req.method} ${req.routeOptions.url ?? ''}`;
+
 const bearer = (header: string | undefined): string | null => {
   if (!header) return null;
   const value = header.replace(/^Bearer\s+/i, '').trim();
@@ -125,5 +130,10 @@ export function registerAuthGuard(
     if (level === 'public') return;
     if (!req.user) throw new ApiError(401, MSG.notLoggedIn);
     if (req.user.role < AUTH_MIN_ROLE[level]) throw new ApiError(403, MSG.forbidden);
+    // Root on its first start's password: nothing but reading itself and choosing a new password
+    // (signing out is public) until it has done so.
+    if (req.user.password_change_required === 1 && !PASSWORD_CHANGE_ROUTES.has(routeKey(req))) {
+      throw new ApiError(403, MSG.passwordChangeRequired);
+    }
   });
 }

@@ -44,7 +44,8 @@ describe.each(testDialects())('the classic new-api console against Sluice on %s'
 
   beforeAll(async () => {
     mock = await startMockUpstream();
-    t = await createTestApp({ dialect });
+    // Root signs in as 123456 by the operator's choice: no first password change stands in the way.
+    t = await createTestApp({ dialect, config: { initialRootPassword: '123456' } });
     await setOptions(t, { ModelRatio: { [MODEL]: 1 }, LogConsumeEnabled: true });
     channelId = await addChannel(t, {
       base_url: mock.url,

@@ -27,6 +27,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config => ({
   sessionTtlSeconds: 3600,
   trustedProxies: [],
   shutdownTimeoutSeconds: 15,
+  initialRootPassword: undefined,
   tasks: { pollIntervalMs: 15_000, timeoutMinutes: 1440 },
   ...overrides,
 });

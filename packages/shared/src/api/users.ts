@@ -292,6 +292,8 @@ export interface PublicUser {
 /** data of GET /api/user/self: the user plus their quota warning settings as JSON text ('' = none). */
 export interface SelfUser extends PublicUser {
   setting: string;
+  /** The console lets the account do nothing but choose a new password (root's first start). */
+  password_change_required: boolean;
 }
 
 /** data of POST /api/user/login. */
@@ -304,6 +306,8 @@ export interface LoginResult {
   group: string;
   /** True when root signed in with the first-start password: the console asks to change it at once. */
   default_password: boolean;
+  /** The account may do nothing but choose a new password (root's first start): the console insists. */
+  password_change_required: boolean;
 }
 
 /** data of POST /api/user/manage. */

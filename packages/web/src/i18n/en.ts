@@ -179,6 +179,7 @@ export const en = {
     generateToken: 'Generate access token',
     tokenCopied: 'token reset and copied',
     changePassword: 'Change password',
+    choosePasswordTitle: 'Choose a new password',
     passwordChanged: 'password changed',
     deleteAccount: 'Delete account',
     deleteForever: 'Delete permanently',

@@ -11,6 +11,8 @@ export interface SessionUser {
   role: number;
   status: number;
   group: string;
+  /** The server lets the account do nothing but choose a new password (root's first start). */
+  password_change_required?: boolean;
 }
 
 const isSessionUser = (value: unknown): value is SessionUser =>
@@ -37,6 +39,7 @@ export function setUser(user: SessionUser): void {
     role: user.role,
     status: user.status,
     group: user.group ?? '',
+    ...(user.password_change_required ? { password_change_required: true } : {}),
   };
   writeJson(STORAGE_KEYS.user, current);
   notify();

@@ -53,6 +53,8 @@ describe.each(testDialects())('password sign-in and registration on %s', (dialec
         status: 1,
         group: 'default',
         default_password: true,
+        // Root of a first start without INITIAL_ROOT_PASSWORD must choose a new one first.
+        password_change_required: true,
       });
       expect(res.body).not.toContain('"password"');
       expect(res.body).not.toContain('$2');

@@ -40,5 +40,6 @@ export async function signInAndAnswer(
     status: user.status,
     group: user.group,
     default_password: opts.defaultPassword ?? false,
+    password_change_required: user.password_change_required === 1,
   });
 }

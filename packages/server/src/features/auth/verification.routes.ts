@@ -106,7 +106,7 @@ export async function registerVerificationRoutes(app: FastifyInstance, ctx: AppC
     if (!user) throw badRequest(MSG.resetLinkInvalid);
     const password = randomString(RESET_PASSWORD_LENGTH);
     const hash = await hashPassword(password, ctx.config.bcryptCost);
-    if (!(await updateLiveUser(ctx.db, Number(user.id), { password: hash }))) {
+    if (!(await updateLiveUser(ctx.db, Number(user.id), { password: hash, password_change_required: 0 }))) {
       throw badRequest(MSG.resetLinkInvalid);
     }
     await ctx.sessions.revokeUser(Number(user.id));

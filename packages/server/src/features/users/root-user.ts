@@ -1,4 +1,6 @@
-// First start: an empty users table gets the root account (root / 123456, super admin, $200).
+// First start: an empty users table gets the root account (super admin, $200) with the password of
+// INITIAL_ROOT_PASSWORD, or the spec's 123456 — which the console then makes root change before it
+// lets root do anything else (`password_change_required`, enforced by the auth guard).
 import { ROLE, USER_STATUS } from '@sluice/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../app-context.js';
@@ -12,11 +14,13 @@ export const ROOT_INITIAL_QUOTA = 100_000_000;
 export async function ensureRootUser(ctx: AppContext, log: FastifyBaseLogger): Promise<void> {
   const any = await ctx.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (any) return;
+  const chosen = ctx.config.initialRootPassword;
   await ctx.db
     .insertInto('users')
     .values({
       username: ROOT_USERNAME,
-      password: await hashPassword(ROOT_DEFAULT_PASSWORD, ctx.config.bcryptCost),
+      password: await hashPassword(chosen ?? ROOT_DEFAULT_PASSWORD, ctx.config.bcryptCost),
+      password_change_required: chosen === undefined ? 1 : 0,
       display_name: 'Root User',
       role: ROLE.root,
       status: USER_STATUS.enabled,
@@ -41,5 +45,9 @@ export async function ensureRootUser(ctx: AppContext, log: FastifyBaseLogger): P
         .executeTakeFirst();
       if (!exists) throw error;
     });
-  log.warn('created the root account with the default password 123456; log in and change it at once');
+  if (chosen === undefined) {
+    log.warn('created the root account with the default password 123456; log in and change it at once');
+  } else {
+    log.info('created the root account with the password of INITIAL_ROOT_PASSWORD');
+  }
 }

@@ -7,7 +7,11 @@ import type { UserRow } from '../../db/tables.js';
 import { badRequest, parseInput } from '../../http/envelope.js';
 import { toPublicUser, updateLiveUser } from './users.repository.js';
 
-export const toSelfUser = (row: UserRow): SelfUser => ({ ...toPublicUser(row), setting: row.setting ?? '' });
+export const toSelfUser = (row: UserRow): SelfUser => ({
+  ...toPublicUser(row),
+  setting: row.setting ?? '',
+  password_change_required: row.password_change_required === 1,
+});
 
 /**
  * Validates and stores the settings. Saving also re-arms the warning (the next charge that leaves

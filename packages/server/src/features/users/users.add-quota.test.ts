@@ -18,7 +18,8 @@ describe.each(testDialects())('admin quota adjustments on %s', (dialect) => {
 
   beforeAll(async () => {
     mock = await startMockUpstream({ record: false });
-    t = await createTestApp({ dialect });
+    // Root signs in as 123456 by the operator's choice: no first password change stands in the way.
+    t = await createTestApp({ dialect, config: { initialRootPassword: '123456' } });
     await setOptions(t, { ModelRatio: { [MODEL]: 1 }, GroupRatio: { default: 1 } });
     await addChannel(t, { base_url: mock.url, models: MODEL });
     root = await t.login('root', '123456');

@@ -93,7 +93,11 @@ async function profilePatch(
   const patch: UserUpdate = {};
   if (input.username !== undefined && input.username !== current.username) patch.username = input.username;
   if (input.display_name) patch.display_name = input.display_name;
-  if (input.password) patch.password = await hashPassword(input.password, ctx.config.bcryptCost);
+  if (input.password) {
+    // (The default 123456 is below the minimum length, so it cannot be chosen again.)
+    patch.password = await hashPassword(input.password, ctx.config.bcryptCost);
+    patch.password_change_required = 0;
+  }
   return patch;
 }
 

@@ -12,6 +12,11 @@ import { useIsMobile } from './use-is-mobile';
 import { useSiteBranding } from './use-site-branding';
 
 const Sidebar = lazy(() => import('./sidebar').then((m) => ({ default: m.Sidebar })));
+const FirstPasswordDialog = lazy(() =>
+  import('../../features/settings/personal/first-password-dialog').then((m) => ({
+    default: m.FirstPasswordDialog,
+  })),
+);
 
 export function AppLayout() {
   const user = useUser();
@@ -55,6 +60,11 @@ export function AppLayout() {
             </Layout.Content>
             <SiteFooter />
           </Layout>
+          {user?.password_change_required && (
+            <Suspense fallback={null}>
+              <FirstPasswordDialog />
+            </Suspense>
+          )}
         </Layout>
       </Layout>
     </FeedbackProvider>

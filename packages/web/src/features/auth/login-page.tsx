@@ -72,7 +72,8 @@ export function LoginPage() {
           signIn(user);
           void message.success(t('auth.loginSuccess'));
           void navigate(landingPath(location.state), { replace: true });
-          if (user.default_password) {
+          // An account that must change its password gets the console's own dialog instead.
+          if (user.default_password && !user.password_change_required) {
             modal.warning({
               title: t('auth.defaultPasswordTitle'),
               content: t('msg.defaultPasswordInUse'),

@@ -17,7 +17,19 @@ interface PasswordValues {
   password2: string;
 }
 
-function ChangePasswordModal({ open, onClose }: { open: boolean; onClose(): void }) {
+/**
+ * The new-password form. `required`: the account may do nothing else until it has chosen one (root's
+ * first start), so the dialog cannot be closed.
+ */
+export function ChangePasswordModal({
+  open,
+  onClose,
+  required = false,
+}: {
+  open: boolean;
+  onClose(): void;
+  required?: boolean;
+}) {
   const { t } = useTranslation();
   const { message } = useFeedback();
   const [form] = Form.useForm<PasswordValues>();
@@ -32,12 +44,19 @@ function ChangePasswordModal({ open, onClose }: { open: boolean; onClose(): void
   return (
     <Modal
       open={open}
-      title={t('personal.changePassword')}
-      onCancel={onClose}
+      title={t(required ? 'personal.choosePasswordTitle' : 'personal.changePassword')}
+      onCancel={required ? undefined : onClose}
       onOk={() => form.submit()}
       confirmLoading={change.isPending}
       destroyOnHidden
+      closable={!required}
+      mask={{ closable: !required }}
+      keyboard={!required}
+      cancelButtonProps={required ? { style: { display: 'none' } } : undefined}
     >
+      {required && (
+        <Alert type="warning" showIcon title={t('msg.passwordChangeRequired')} style={{ marginBottom: 16 }} />
+      )}
       <Form form={form} layout="vertical" onFinish={submit} requiredMark={false}>
         <Form.Item name="password" label={t('auth.newPassword')} rules={[zodRule(passwordSchema)]}>
           <Input.Password prefix={<LockOutlined />} autoComplete="new-password" />

@@ -34,6 +34,7 @@ const me: SelfUser = {
   created_at: 0,
   DeletedAt: null,
   setting: '',
+  password_change_required: false,
 };
 
 function serve(user: SelfUser): RecordedCall[] {

@@ -1,0 +1,80 @@
+// `npm start` as an operator runs it: the server npm ci built, started by node alone (no compile, no
+// TypeScript at run time), and stopped by the signal npm is sent — no orphan left serving the port.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from './test-support/server-process.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const BUILT = join(ROOT, 'packages/server/dist/main.js');
+
+const answers = async (url: string): Promise<boolean> => {
+  try {
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    return res.ok;
+  } catch {
+    return false;
+  }
+};
+
+async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+// `npm ci` builds the project (the prepare script); a checkout that was never installed has no build.
+describe.skipIf(!existsSync(BUILT))('npm start', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'serves the built server and stops it on %s sent to npm',
+    async (signal) => {
+      const dir = mkdtempSync(join(tmpdir(), 'sluice-npm-start-'));
+      dirs.push(dir);
+      const port = await freePort();
+      const npm = spawn('npm', ['start'], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          NODE_OPTIONS: '',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          SQLITE_PATH: join(dir, 'sluice.db'),
+          SQL_DSN: '',
+          REDIS_CONN_STRING: '',
+          LOG_LEVEL: 'silent',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      npm.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      npm.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
+      const health = `http://127.0.0.1:${port}/healthz`;
+      try {
+        expect(await waitFor(() => answers(health), 30_000), output).toBe(true);
+        // What npm runs is node on the built file, nothing that compiles.
+        expect(output).toContain('node packages/server/dist/main.js');
+        npm.kill(signal);
+        await exited;
+        expect(await waitFor(async () => !(await answers(health)), 5_000), 'the server outlived npm').toBe(
+          true,
+        );
+      } finally {
+        if (npm.exitCode === null) npm.kill('SIGKILL');
+      }
+    },
+    60_000,
+  );
+});
