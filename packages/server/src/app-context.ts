@@ -9,6 +9,7 @@ import type { OptionStore } from './features/options/option-store.js';
 import type { CacheBus } from './platform/cache-bus.js';
 import type { Clock } from './platform/clock.js';
 import type { Mailer } from './platform/mailer.js';
+import type { Metrics } from './platform/metrics.js';
 import type { Scheduler } from './platform/scheduler.js';
 
 /** Base URLs of outside services, so tests can point them at local fakes. */
@@ -44,4 +45,6 @@ export interface AppContext {
   endpoints: Endpoints;
   /** Background jobs, one node at a time (leader lease). Stopped when the app closes. */
   scheduler: Scheduler;
+  /** This app's Prometheus metrics (GET /metrics); does nothing when METRICS_ENABLED is false. */
+  metrics: Metrics;
 }

@@ -19,8 +19,10 @@ import { createVerificationCodes } from './features/auth/verification-codes.js';
 import { createOptionStore } from './features/options/option-store.js';
 import { ensureRootUser } from './features/users/root-user.js';
 import { registerFeatures } from './features/index.js';
+import { registerApiReference } from './http/api-reference/api-reference.routes.js';
 import { registerAuthGuard } from './http/auth-guard.js';
 import { registerHealthRoutes } from './http/health.js';
+import { registerMetricsRoutes } from './http/metrics.routes.js';
 import { ApiError, envelopeStatus, refuseNulBytes } from './http/envelope.js';
 import { lazyRequestLogger } from './http/request-logger.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -30,6 +32,7 @@ import { createMemoryCacheBus } from './platform/cache-bus.js';
 import type { Clock } from './platform/clock.js';
 import { systemClock } from './platform/clock.js';
 import type { Mailer } from './platform/mailer.js';
+import { createMetrics } from './platform/metrics.js';
 import { createSmtpMailer } from './platform/mailer.js';
 import { createScheduler } from './platform/scheduler.js';
 
@@ -52,6 +55,13 @@ declare module 'fastify' {
   }
 }
 
+/** A request id a client may choose: it is logged, stored and sent upstream, so a short plain token only. */
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The client's x-request-id when it is a plain token (at most 64 of A-Z a-z 0-9 . _ -), else a new id. */
+export const requestIdFrom = (header: string | string[] | undefined): string =>
+  typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+
 const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/');
 const isRelayPath = (url: string) => /^\/(v1|v1beta|pg|mj|suno)(\/|$)/.test(url);
 
@@ -65,9 +75,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Forwarded headers only from the operator's own proxies (TRUSTED_PROXIES); nobody's by default.
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     bodyLimit: 64 * 1024 * 1024,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
-    // Per-request access logs would cost the relay's hot path; errors are still logged.
+    // A client's x-request-id is kept only when it is a plain token; otherwise the call gets its own.
+    requestIdHeader: false,
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
+    // Fastify's access logs would cost the relay's hot path: relay calls log one line of their own
+    // when they end (relay.routes.ts); errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyRequestLogger,
   });
@@ -84,6 +96,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer ?? createSmtpMailer(options),
     endpoints: { ...DEFAULT_ENDPOINTS, ...deps.endpoints },
     scheduler: createScheduler({ db: deps.db.db, clock, log: app.log }),
+    metrics: createMetrics({
+      enabled: config.metrics.enabled,
+      knownModel: (model) =>
+        Object.hasOwn(options.get('ModelRatio'), model) || Object.hasOwn(options.get('ModelPrice'), model),
+      ...(deps.db.poolStats ? { poolStats: deps.db.poolStats } : {}),
+    }),
   };
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => ctx.scheduler.stop());
@@ -123,12 +141,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerAuthGuard(app, { db: ctx.db, sessions: ctx.sessions });
   registerHealthRoutes(app, ctx, deps.redis);
+  registerMetricsRoutes(app, ctx);
   // The console, its API and its 404s in one scope with the security headers; the relay outside it.
   await app.register(async (site) => {
     await site.register(helmet, securityHeaders(ctx));
     // No database keeps a NUL in text (PostgreSQL refuses it): such input never reaches a handler.
     site.addHook('preValidation', async (req) => refuseNulBytes(req));
     await registerFeatures(site, ctx);
+    registerApiReference(site);
     await registerConsole(site, config.webDist);
   });
   await registerRelayRoutes(app, ctx);

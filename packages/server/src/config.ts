@@ -34,7 +34,22 @@ export interface Config {
   initialRootPassword: string | undefined;
   /** Task relays (Midjourney, Suno): how often unfinished tasks are polled, and when one gives up. */
   tasks: { pollIntervalMs: number; timeoutMinutes: number };
+  /**
+   * GET /metrics (Prometheus): served unless METRICS_ENABLED is false; with METRICS_TOKEN set, only to
+   * a scraper sending it as a bearer token.
+   */
+  metrics: { enabled: boolean; token: string };
 }
+
+/** A yes/no variable such as METRICS_ENABLED: false, 0, no or off; true, 1, yes or on (any case). */
+const flagFromEnv = (env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean => {
+  const value = env[name];
+  const v = value?.trim().toLowerCase() ?? '';
+  if (v === '') return fallback;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  throw new Error(`${name} must be true or false, got "${value}"`);
+};
 
 const intFromEnv = (value: string | undefined, fallback: number): number => {
   if (value === undefined || value.trim() === '') return fallback;
@@ -99,6 +114,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tasks: {
       pollIntervalMs: Math.max(1, intFromEnv(env.TASK_POLL_INTERVAL_SECONDS, 15)) * 1000,
       timeoutMinutes: Math.max(1, intFromEnv(env.TASK_TIMEOUT_MINUTES, 1440)),
+    },
+    metrics: {
+      enabled: flagFromEnv(env, 'METRICS_ENABLED', true),
+      token: env.METRICS_TOKEN?.trim() ?? '',
     },
   };
 }

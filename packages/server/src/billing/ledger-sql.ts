@@ -54,9 +54,9 @@ const step = (t: Template, args: unknown[], reads?: SqlStep['reads']): SqlStep =
 type LogInsert = Insertable<LogsTable>;
 
 /**
- * Every log column with the default the schema declares (migration 0001), so rows that leave some
- * out (error rows have no token counts) share one statement and are stored as before. The required
- * columns have none: null fails as leaving them out does.
+ * Every log column with the default the schema declares (migrations 0001 and 2026-11-27-0003), so
+ * rows that leave some out (error rows have no token counts) share one statement and are stored as
+ * before. The required columns have none: null fails as leaving them out does.
  */
 const LOG_DEFAULTS = {
   user_id: 0,
@@ -76,6 +76,7 @@ const LOG_DEFAULTS = {
   group: '',
   ip: '',
   other: null,
+  request_id: '',
 } satisfies Record<Exclude<keyof LogsTable, 'id'>, string | number | null>;
 type LogColumn = keyof typeof LOG_DEFAULTS;
 const LOG_COLUMNS = Object.keys(LOG_DEFAULTS) as LogColumn[];

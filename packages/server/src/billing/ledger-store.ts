@@ -136,6 +136,7 @@ export function sqliteLedgerStore(db: Kysely<Database>, path: string): LedgerSto
       const steps = planBatch(db, settlements, read);
       return balancesFrom(steps, await withRetries(() => send(steps)));
     },
+    pending: () => pending.size,
     async close() {
       closed = true;
       const running = worker;

@@ -33,6 +33,10 @@ export interface LedgerWriter {
   close(): Promise<void>;
   /** Stops without writing what is queued — what a SIGKILL does (for the crash-bound test). */
   abandon(): void;
+  /** Settled calls not written yet. */
+  queued(): number;
+  /** Batches the store's writer thread has not answered yet; undefined for a store without one. */
+  writerPending(): number | undefined;
   /**
    * Calls `listener` after every committed batch, in the writer's loop (never on a request's path).
    * It must return at once: slow work goes on its own queue. Returns the function that stops it.
@@ -54,6 +58,8 @@ export interface LedgerWriterOptions {
   bus?: CacheBus;
   flushMs?: number;
   onError?: (error: unknown, settlement?: Settlement) => void;
+  /** After each committed batch of calls: how many, and how long ago the oldest was settled. */
+  onBatch?: (calls: number, lagMs: number) => void;
 }
 
 export const FLUSH_MS = 25;
@@ -65,8 +71,11 @@ const CLOSE_WAIT_MS = 5_000;
 export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOptions = {}): LedgerWriter {
   const flushMs = options.flushMs ?? FLUSH_MS;
   const onError = options.onError ?? (() => undefined);
+  const onBatch = options.onBatch;
   const book = createBalanceBook();
   let queue: Settlement[] = [];
+  /** When each queued call was settled (Date.now()), in queue order: a batch's lag is its first's. */
+  let settledAt: number[] = [];
   const loads: Record<Kind, Set<number>> = { users: new Set(), tokens: new Set() };
   /** Resolved at the end of the next cycle that starts. */
   let waiters: Array<() => void> = [];
@@ -98,7 +107,11 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
 
   async function cycle(): Promise<void> {
     const batch = queue.length > MAX_BATCH ? queue.splice(0, MAX_BATCH) : queue;
-    if (batch === queue) queue = [];
+    const oldestMs = settledAt[0] ?? 0;
+    if (batch === queue) {
+      queue = [];
+      settledAt = [];
+    } else settledAt.splice(0, MAX_BATCH);
     const asked = {
       users: [...new Set([...loads.users, ...book.takeStale('users')])],
       tokens: [...new Set([...loads.tokens, ...book.takeStale('tokens')])],
@@ -111,6 +124,7 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
       if (batch.length === 0 && asked.users.length === 0 && asked.tokens.length === 0) return;
       try {
         committed(batch, await store.commit(batch, asked), asked);
+        if (onBatch && batch.length > 0) onBatch(batch.length, Date.now() - oldestMs);
       } catch (error) {
         if ((error as { outcomeUnknown?: boolean }).outcomeUnknown) {
           // The batch may or may not be in the database, so it is not written again (never twice):
@@ -254,6 +268,7 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
       }
       if (settlement.quota === 0 && !settlement.log && !settlement.countRequest) return;
       queue.push(settlement);
+      if (onBatch) settledAt.push(Date.now());
       schedule(queue.length >= MAX_BATCH);
     },
     tokenAvailable: (tokenId) => book.available('tokens', tokenId),
@@ -272,10 +287,13 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
       clearTimeout(timer);
       await store.close();
     },
+    queued: () => queue.length,
+    writerPending: () => store.pending?.(),
     abandon() {
       stopped = true;
       clearTimeout(timer);
       queue = [];
+      settledAt = [];
       for (const stop of unsubscribe) stop?.();
       void store.close();
     },

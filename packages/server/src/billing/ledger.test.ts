@@ -261,6 +261,7 @@ describe.each(testDialects())('quota ledger on %s', (dialect) => {
       model: 'gpt-4o-mini',
       ip: '127.0.0.1',
       isStream: true,
+      requestId: 'call-1',
     });
     const rows = (userId: number) => [
       consumeLogRow({

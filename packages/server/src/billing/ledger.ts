@@ -91,6 +91,8 @@ export interface LedgerStore {
     read: { users: Iterable<number>; tokens: Iterable<number> },
   ): Promise<ReadBalances>;
   close(): Promise<void>;
+  /** Batches handed to a writer thread and not answered yet (stores with one). */
+  pending?(): number;
 }
 
 /** The balances in the rows of a batch's read steps. */

@@ -13,6 +13,7 @@ const who: CallIdentity = {
   model: 'gpt-4o-mini',
   ip: '10.0.0.1',
   isStream: true,
+  requestId: 'req-7.a_b',
 };
 
 // What the console shows in a log's details: the row as it was always written, built here the
@@ -166,6 +167,7 @@ describe('usage log rows', () => {
       use_time: 2,
       channel_id: 3,
       other: expectedOther({ frt: 321, ...c }),
+      request_id: 'req-7.a_b',
     };
     expect(row).toEqual(expected);
     expect(Object.keys(row)).toEqual(Object.keys(expected));
@@ -284,6 +286,7 @@ describe('usage log rows', () => {
       use_time: 0,
       channel_id: 9,
       other: JSON.stringify({ status_code: 502, admin_info: { use_channel: ['4', '9'] } }),
+      request_id: 'req-7.a_b',
     };
     expect(row).toEqual(expected);
     expect(Object.keys(row)).toEqual(Object.keys(expected));

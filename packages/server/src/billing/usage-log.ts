@@ -16,6 +16,8 @@ export interface CallIdentity {
   model: string;
   ip: string;
   isStream: boolean;
+  /** The call's request id (the x-request-id its client got back); '' when it had none. */
+  requestId: string;
 }
 
 export interface CallTiming {
@@ -190,6 +192,7 @@ export function consumeLogRow(input: {
     use_time: Math.floor((timing.endedMs - timing.startedMs) / 1000),
     channel_id: input.channelId,
     other: `${other}}`,
+    request_id: who.requestId,
   };
 }
 
@@ -218,5 +221,6 @@ export function errorLogRow(input: {
     use_time: Math.floor((timing.endedMs - timing.startedMs) / 1000),
     channel_id: input.channelId,
     other: `{"status_code":${jsonNumber(input.status)},"admin_info":${adminInfo(input.channelsTried)}}`,
+    request_id: who.requestId,
   };
 }

@@ -11,6 +11,8 @@ import * as midjourneyTimesInMs from './migrations/2026-11-25-0001-midjourney-ti
 import * as userSetting from './migrations/2026-11-25-0002-user-setting.js';
 import * as taskRelayColumns from './migrations/2026-11-27-0001-task-relay-columns.js';
 import * as passwordChangeRequired from './migrations/2026-11-27-0002-password-change-required.js';
+import * as logRequestId from './migrations/2026-11-27-0003-log-request-id.js';
+import * as balanceSnapshots from './migrations/2026-11-27-0004-balance-snapshots.js';
 import type { Database } from './tables.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -20,8 +22,23 @@ export interface Db {
   dialect: DialectName;
   /** The database file, for SQLite on a file (a second connection may open it); null otherwise. */
   sqliteFile: string | null;
+  /** The connection pool's counts (PostgreSQL, MySQL); SQLite has one connection and no pool. */
+  poolStats?: () => PoolStats;
   close(): Promise<void>;
 }
+
+/** Connections open, idle ones among them, and queries waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** A length the driver keeps on an internal queue, or 0 when it is not there (another version). */
+const lengthOf = (queue: unknown): number => {
+  const length = (queue as { length?: unknown } | null | undefined)?.length;
+  return typeof length === 'number' ? length : 0;
+};
 
 /** Migrations in the order they run; names are dated and never change. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,6 +47,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25-0002-user-setting': userSetting,
   '2026-11-27-0001-task-relay-columns': taskRelayColumns,
   '2026-11-27-0002-password-change-required': passwordChangeRequired,
+  '2026-11-27-0003-log-request-id': logRequestId,
+  '2026-11-27-0004-balance-snapshots': balanceSnapshots,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -87,7 +106,11 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 // The driver of the dialect in use is loaded, not the others: each costs memory the relay can use.
-async function openKysely(dsn: string, sqlitePath: string, dialect: DialectName): Promise<Kysely<Database>> {
+async function openKysely(
+  dsn: string,
+  sqlitePath: string,
+  dialect: DialectName,
+): Promise<{ db: Kysely<Database>; poolStats?: () => PoolStats }> {
   if (dialect === 'postgres') {
     const pg = (await import('pg')).default;
     // 64-bit integers (COUNT, SUM, bigint columns) come back as JS numbers; quotas stay far below 2^53.
@@ -98,7 +121,10 @@ async function openKysely(dsn: string, sqlitePath: string, dialect: DialectName)
       },
     };
     const pool = new pg.Pool({ connectionString: dsn, max: 20, types: pgTypes as CustomTypesConfig });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    };
   }
   if (dialect === 'mysql') {
     const { createPool: createMysqlPool } = await import('mysql2');
@@ -111,7 +137,19 @@ async function openKysely(dsn: string, sqlitePath: string, dialect: DialectName)
       bigNumberStrings: false,
       timezone: 'Z',
     });
-    return new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+    // mysql2 publishes no counts; its pool keeps them as the lengths of three queues.
+    const queues = pool as unknown as Record<
+      '_allConnections' | '_freeConnections' | '_connectionQueue',
+      unknown
+    >;
+    return {
+      db: new Kysely<Database>({ dialect: new MysqlDialect({ pool }) }),
+      poolStats: () => ({
+        total: lengthOf(queues._allConnections),
+        idle: lengthOf(queues._freeConnections),
+        waiting: lengthOf(queues._connectionQueue),
+      }),
+    };
   }
   if (sqlitePath !== ':memory:') {
     mkdirSync(dirname(sqlitePath), { recursive: true });
@@ -126,10 +164,15 @@ async function openKysely(dsn: string, sqlitePath: string, dialect: DialectName)
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
-  });
+  return {
+    db: new Kysely<Database>({
+      dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+    }),
+  };
 }
+
+/** The migrator of Sluice's migrations (tests step it down and up again). */
+export const migrator = (db: Kysely<Database>): Migrator => new Migrator({ db, provider });
 
 export async function migrate(db: Kysely<Database>): Promise<void> {
   const migrator = new Migrator({ db, provider });
@@ -143,8 +186,8 @@ export async function migrate(db: Kysely<Database>): Promise<void> {
 
 export async function createDb(opts: { sqlDsn: string; sqlitePath: string }): Promise<Db> {
   const dialect = dialectFromDsn(opts.sqlDsn);
-  const db = await openKysely(opts.sqlDsn, opts.sqlitePath, dialect);
+  const { db, poolStats } = await openKysely(opts.sqlDsn, opts.sqlitePath, dialect);
   await migrate(db);
   const sqliteFile = dialect === 'sqlite' && opts.sqlitePath !== ':memory:' ? opts.sqlitePath : null;
-  return { db, dialect, sqliteFile, close: () => db.destroy() };
+  return { db, dialect, sqliteFile, ...(poolStats ? { poolStats } : {}), close: () => db.destroy() };
 }

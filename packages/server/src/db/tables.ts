@@ -137,6 +137,8 @@ export interface LogsTable {
   group: Default<string>;
   ip: Default<string>;
   other: string;
+  /** A relay call's request id (its x-request-id); '' on other rows. */
+  request_id: Default<string>;
 }
 
 export interface RedemptionsTable {
@@ -231,6 +233,19 @@ export interface QuotaDataTable {
   quota: Default<number>;
 }
 
+/**
+ * Balances as of `as_of` (unix seconds), written by reconciliation: `kind` 'user' (quota, used_quota,
+ * aff_quota) or 'token' (used_quota). Accounts without a row had all of them 0.
+ */
+export interface BalanceSnapshotsTable {
+  as_of: number;
+  kind: 'user' | 'token';
+  account_id: number;
+  quota: Default<number>;
+  used_quota: Default<number>;
+  aff_quota: Default<number>;
+}
+
 /** Quota held by a relay call in flight (deleted when the call settles). */
 export interface JobLeasesTable {
   name: string;
@@ -253,6 +268,7 @@ export interface Database {
   tasks: TasksTable;
   quota_data: QuotaDataTable;
   job_leases: JobLeasesTable;
+  balance_snapshots: BalanceSnapshotsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -11,6 +11,7 @@ import { registerUserRoutes } from './users/users.routes.js';
 import { registerDashboardRoutes } from './dashboard/dashboard.routes.js';
 import { registerLogRoutes } from './logs/logs.routes.js';
 import { registerPricingRoutes } from './pricing/pricing.routes.js';
+import { registerReconcileRoutes } from './reconcile/reconcile.routes.js';
 import { registerRedemptionRoutes } from './redemptions/redemptions.routes.js';
 import { registerTaskRoutes } from './tasks/tasks.routes.js';
 import { registerTokenRoutes } from './tokens/tokens.routes.js';
@@ -30,5 +31,6 @@ export async function registerFeatures(app: FastifyInstance, ctx: AppContext): P
   registerLogRoutes(app, ctx);
   registerDashboardRoutes(app, ctx);
   registerPricingRoutes(app, ctx);
+  registerReconcileRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
 }

@@ -1,9 +1,9 @@
 // The lowest role that may call each /api route, reviewed against the spec role rules (part 1 §6,
 // part 2 §6): personal data, tokens and self endpoints for any signed-in user; user, channel,
-// redemption, group, all-user log/task/drawing lists and usage data for admins; site options and log
-// deletion for the super admin. The role-matrix test calls every route as every role and holds the
-// live app to this table, so a level lowered in a route file, or a level name mapped to a lower role in
-// auth-guard.ts, fails it until this table says so too.
+// redemption, group, all-user log/task/drawing lists and usage data for admins; site options, log
+// deletion and reconciliation for the super admin. The role-matrix test calls every route as every
+// role and holds the live app to this table, so a level lowered in a route file, or a level name
+// mapped to a lower role in auth-guard.ts, fails it until this table says so too.
 
 /**
  * The spec's role numbers, written out here rather than taken from auth-guard.ts or ROLE, so the
@@ -77,10 +77,14 @@ export const ROUTE_ROLES: readonly RouteRole[] = [
   route('GET', '/api/oauth/telegram/login', ANYONE),
   route('GET', '/api/oauth/wechat', ANYONE),
   route('GET', '/api/oauth/wechat/bind', USER),
+  route('GET', '/api/openapi.json', ANYONE),
   route('GET', '/api/option/', ROOT),
   route('PUT', '/api/option/', ROOT),
   route('POST', '/api/option/rest_model_ratio', ROOT),
   route('GET', '/api/pricing', ANYONE),
+  route('GET', '/api/reconcile', ROOT),
+  route('POST', '/api/reconcile/snapshot', ROOT),
+  route('GET', '/api/reconcile/snapshots', ROOT),
   route('GET', '/api/redemption', ADMIN),
   route('POST', '/api/redemption', ADMIN),
   route('PUT', '/api/redemption', ADMIN),

@@ -1,5 +1,6 @@
 // The HTTP edge of the relay: a JSON parser that keeps the client's bytes (so a same-format call can
-// forward them untouched) and an error handler that answers in the client's format.
+// forward them untouched) and an error handler that answers in the client's format (and counts the
+// calls refused before the pipeline began).
 import type {
   FastifyError,
   FastifyInstance,
@@ -8,6 +9,7 @@ import type {
   HookHandlerDoneFunction,
 } from 'fastify';
 import { ApiError } from '../http/envelope.js';
+import type { CallRecord } from '../platform/metrics.js';
 import { RelayError } from './ir/errors.js';
 import type { IrError } from './ir/errors.js';
 import type { InboundFormat } from './inbound/types.js';
@@ -17,6 +19,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The request body as received, on relay routes. */
     rawBody: Buffer | null;
+    /** Set once a relay call starts (relay.routes.ts), which then counts it itself. */
+    relayRecord: CallRecord | null;
   }
   interface FastifyContextConfig {
     /** The client-facing format of a relay route; errors are answered in it. */
@@ -61,15 +65,28 @@ function toIrError(error: FastifyError | Error): IrError {
   };
 }
 
+/** The status a relay route answers an error with. */
+export const relayErrorStatus = (error: unknown): number =>
+  toIrError(error instanceof Error ? error : new Error(String(error))).status;
+
+/** The `format` of a call's metrics and access line: its chat dialect, or the endpoint for the rest. */
+export const formatLabel = (inbound: InboundFormat): string =>
+  inbound.mode === 'chat' ? inbound.wireFormat : inbound.mode;
+
 export function relayErrorHandler(error: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) {
   const ir = toIrError(error);
   if (ir.status >= 500) req.log.error({ err: error }, 'relay error');
+  const inbound = req.routeOptions.config.relayInbound;
+  // A call refused before relay.routes.ts began it (a bad key, a body that is not JSON) is counted
+  // here; model lists (GET) are not calls.
+  if (inbound && req.method === 'POST' && req.relayRecord === null) {
+    req.server.ctx.metrics.callRefused(formatLabel(inbound), ir.status);
+  }
   if (reply.sent || reply.raw.headersSent) {
     // A stream already started: its own error event was written; just close it.
     reply.raw.end();
     return;
   }
-  const inbound = req.routeOptions.config.relayInbound;
   return reply.status(ir.status).send(inbound ? inbound.errorBody(ir) : openAiErrorBody(ir));
 }
 

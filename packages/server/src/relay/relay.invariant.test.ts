@@ -14,6 +14,7 @@ import {
   setOptions,
 } from '../test-support/relay-kit.js';
 import { relayRuntime } from './pipeline/relay-runtime.js';
+import { reconcile } from '../billing/reconcile.js';
 
 const MODEL = 'invariant-model';
 // Ratios whose products are not exact in binary floating point.
@@ -148,5 +149,13 @@ describe.each(testDialects())('billing invariant under concurrency on %s', (dial
     expect(after.requestCount).toBe(consumed.length);
     // Every hold was released: what the node can still spend is exactly what the database holds.
     expect(relayRuntime(t.app.ctx).ledger.tokenAvailable(token.id)).toBe(after.tokenRemain);
+
+    // Reconciliation agrees: the one difference is the starting quota this test gave the user
+    // directly in the database, without the log row every path of the product writes.
+    const report = await reconcile(t.db.db, t.db.dialect, { start: 0, now: Math.floor(Date.now() / 1000) });
+    expect(report.differences).toEqual([
+      expect.objectContaining({ kind: 'user', id: user.id, field: 'quota', difference: START_QUOTA }),
+    ]);
+    expect(report.totals.consumption).toEqual({ quota: -logged, used_quota: logged, aff_quota: 0 });
   });
 });

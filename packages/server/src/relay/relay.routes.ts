@@ -1,8 +1,10 @@
 // The relay: OpenAI-compatible endpoints under /v1 (token auth) and the console playground under /pg
-// (session auth), each turned into the IR and run through the pipeline.
+// (session auth), each turned into the IR and run through the pipeline; every call ends with its
+// metrics and one access log line.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { currentUser } from '../http/auth-guard.js';
+import { newCallRecord } from '../platform/metrics.js';
 import { authenticateRelay, checkGroup, checkModelAllowed, checkUser, loggedIp } from './auth/relay-auth.js';
 import type { RelayCaller } from './auth/relay-auth.js';
 import { limitModelRequests } from './auth/model-request-limit.js';
@@ -26,11 +28,18 @@ import { createClientSink } from './pipeline/client-sink.js';
 import { runRelayCall } from './pipeline/relay-call.js';
 import { relayRuntime } from './pipeline/relay-runtime.js';
 import type { RelayRuntime } from './pipeline/relay-runtime.js';
-import { installRelayBodyParser, installRelayEdges, relayErrorHandler } from './relay-http.js';
+import {
+  formatLabel,
+  installRelayBodyParser,
+  installRelayEdges,
+  relayErrorHandler,
+  relayErrorStatus,
+} from './relay-http.js';
 import { RelayError } from './ir/errors.js';
 import { scheduleRelayJobs } from '../jobs/relay-jobs.js';
 import { isRecord } from './wire/json.js';
 import { registerTaskRelayRoutes } from './tasks/routes.js';
+import { registerLegacyBillingRoutes } from './inbound/billing/billing.routes.js';
 
 async function relay(
   rt: RelayRuntime,
@@ -43,20 +52,38 @@ async function relay(
   setup?: CallSetup,
 ): Promise<FastifyReply> {
   const startedMs = Date.now();
-  const limited = limitModelRequests(rt, req, reply, caller);
-  if (limited) await limited;
-  const ir = inbound.parse(body, raw, req.headers);
-  checkModelAllowed(caller, ir.model);
-  const call = setup ? setup(rt, ir, reply) : { rt, sink: createClientSink(reply) };
-  await runRelayCall({
-    rt: call.rt,
-    inbound,
-    ir,
-    caller,
-    sink: call.sink,
-    startedMs,
-    requestId: req.id,
-  });
+  const record = newCallRecord(req.id, caller.userId, formatLabel(inbound), startedMs);
+  req.relayRecord = record;
+  rt.ctx.metrics.callStarted();
+  try {
+    const limited = limitModelRequests(rt, req, reply, caller);
+    if (limited) await limited;
+    const ir = inbound.parse(body, raw, req.headers);
+    record.model = ir.model;
+    record.stream = ir.stream;
+    checkModelAllowed(caller, ir.model);
+    const call = setup ? setup(rt, ir, reply) : { rt, sink: createClientSink(reply) };
+    await runRelayCall({
+      rt: call.rt,
+      inbound,
+      ir,
+      caller,
+      sink: call.sink,
+      startedMs,
+      requestId: req.id,
+      record,
+    });
+    record.status = reply.statusCode;
+  } catch (error) {
+    // A stream that began keeps its 200; anything else is answered by relayErrorHandler with this.
+    record.status = reply.raw.headersSent ? reply.statusCode : relayErrorStatus(error);
+    throw error;
+  } finally {
+    record.durationMs = Date.now() - startedMs;
+    rt.ctx.metrics.callEnded(record);
+    // The access log line: the record as it stands (LOG_LEVEL=warn or above silences it).
+    rt.logger.info(record, 'relay call');
+  }
   return reply;
 }
 
@@ -156,6 +183,7 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
 
   await app.register(async (scope) => {
     scope.decorateRequest('relayCaller', null);
+    scope.decorateRequest('relayRecord', null);
     installRelayBodyParser(scope);
     scope.setErrorHandler(relayErrorHandler);
     installRelayEdges(scope);
@@ -175,6 +203,7 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
       tokenRoute(uploads, rt, '/v1/audio/translations', openAiTranslations, passUpstreamContentType);
     });
     registerModelRoutes(scope, rt);
+    registerLegacyBillingRoutes(scope, rt);
     registerGeminiRoutes(scope, rt, relay);
     playgroundRoute(scope, rt);
   });

@@ -29,6 +29,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config => ({
   shutdownTimeoutSeconds: 15,
   initialRootPassword: undefined,
   tasks: { pollIntervalMs: 15_000, timeoutMinutes: 1440 },
+  metrics: { enabled: true, token: '' },
   ...overrides,
 });
 

@@ -50,6 +50,8 @@ const logFilterFields = {
   username: optionalQueryText(),
   /** Channel id; admin only (ignored on the self routes). */
   channel: lenientQueryInt().optional(),
+  /** A relay call's request id (the x-request-id its client got back). */
+  request_id: optionalQueryText(),
 };
 
 export const logFilterQuery = z.object(logFilterFields);
@@ -93,19 +95,29 @@ export interface LogItem {
   ip: string;
   /** JSON text (frt, model_ratio, group_ratio, …, and the facts below); the console parses it. */
   other: string;
+  /** A relay call's request id (its x-request-id); '' for other rows and rows from before it was kept. */
+  request_id: string;
 }
 
 // The facts a row records in `other`, so the console can word the details in the reader's language;
 // `content` keeps an English sentence for scripts and older consoles. Consumption rows carry their
 // prices (model_ratio, completion_ratio, group_ratio, model_price, cache_ratio, cache_tokens) and,
-// for a stream that ended early, its StreamInterruption; error rows carry status_code. Top-up and
-// admin rows name their event and its facts.
+// for a stream that ended early, its StreamInterruption; error rows carry status_code. Top-up,
+// admin and system rows that move money name their event and its facts, and every one of them states
+// the signed change it made: `quota_delta` (the user's quota), `used_quota_delta` (the user's used
+// quota, and the token's when the row names one), `aff_quota_delta` (invite earnings). A consumption
+// row's change is its `quota` column (spent: quota down, used quota up). `npm run reconcile` sums them.
 
 export const LOG_EVENT = {
   redeem: 'redeem',
   onlineTopup: 'online_topup',
   adminSetQuota: 'admin_set_quota',
   adminAddQuota: 'admin_add_quota',
+  initialQuota: 'initial_quota',
+  inviteBonus: 'invite_bonus',
+  inviteReward: 'invite_reward',
+  affTransfer: 'aff_transfer',
+  taskRefund: 'task_refund',
 } as const;
 
 /** Top-up (type 1) by a redemption code. */
@@ -115,6 +127,7 @@ export interface RedeemLogFacts {
   redemption_name: string;
   /** Quota credited. */
   quota: number;
+  quota_delta: number;
 }
 
 /** Top-up (type 1) paid through the payment gateway. */
@@ -122,6 +135,7 @@ export interface OnlineTopupLogFacts {
   event: typeof LOG_EVENT.onlineTopup;
   /** Quota credited. */
   quota: number;
+  quota_delta: number;
   /** What was paid, as the gateway reported it ("7.30", in the gateway's currency). */
   money: string;
   /** The gateway's payment type: "alipay", "wxpay". */
@@ -134,6 +148,8 @@ export interface AdminSetQuotaLogFacts {
   event: typeof LOG_EVENT.adminSetQuota;
   quota_from: number;
   quota_to: number;
+  /** quota_to − quota_from. */
+  quota_delta: number;
   admin_info: { admin_id: number };
 }
 
@@ -142,6 +158,50 @@ export interface AdminAddQuotaLogFacts {
   event: typeof LOG_EVENT.adminAddQuota;
   quota_delta: number;
   admin_info: { admin_id: number };
+}
+
+/**
+ * System (type 4): the quota an account starts with — QuotaForNewUser for a new account, root's
+ * initial quota on the first start.
+ */
+export interface InitialQuotaLogFacts {
+  event: typeof LOG_EVENT.initialQuota;
+  quota_delta: number;
+}
+
+/** System (type 4): QuotaForInvitee, credited to an account that signed up with an invite code. */
+export interface InviteBonusLogFacts {
+  event: typeof LOG_EVENT.inviteBonus;
+  quota_delta: number;
+  inviter_id: number;
+}
+
+/** System (type 4): QuotaForInviter, added to the inviter's invite earnings (aff_quota, not quota). */
+export interface InviteRewardLogFacts {
+  event: typeof LOG_EVENT.inviteReward;
+  aff_quota_delta: number;
+  invitee_id: number;
+}
+
+/** System (type 4): invite earnings moved into quota by their owner. */
+export interface AffTransferLogFacts {
+  event: typeof LOG_EVENT.affTransfer;
+  quota_delta: number;
+  aff_quota_delta: number;
+}
+
+/**
+ * System (type 4): a failed task's charge given back to its user, token and channel. The row names
+ * the token (token_id) and channel it refunds.
+ */
+export interface TaskRefundLogFacts {
+  event: typeof LOG_EVENT.taskRefund;
+  task_id: string;
+  /** The amount refunded (as before the signed deltas were recorded). */
+  refund_quota: number;
+  quota_delta: number;
+  used_quota_delta: number;
+  reason: string;
 }
 
 /**

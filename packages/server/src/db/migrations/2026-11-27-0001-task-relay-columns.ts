@@ -42,8 +42,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await resizeAnswers(db, 'text');
-  await db.schema.dropIndex('idx_tasks_status').on('tasks').execute();
-  await db.schema.dropIndex('idx_midjourneys_status').on('midjourneys').execute();
+  // MySQL names the table of an index to drop; PostgreSQL and SQLite refuse that.
+  const mysql = db.getExecutor().adapter instanceof MysqlAdapter;
+  for (const [index, table] of [
+    ['idx_tasks_status', 'tasks'],
+    ['idx_midjourneys_status', 'midjourneys'],
+  ] as const) {
+    const drop = db.schema.dropIndex(index);
+    await (mysql ? drop.on(table) : drop).execute();
+  }
   await db.schema.alterTable('midjourneys').dropColumn('notify_hook').execute();
   for (const table of ['midjourneys', 'tasks']) {
     await db.schema.alterTable(table).dropColumn('token_id').execute();

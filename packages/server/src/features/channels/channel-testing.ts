@@ -72,6 +72,7 @@ export async function testChannel(
   if (opts.publish === false) await ctx.db.transaction().execute(write);
   else await writeChannels(ctx, write);
   if (disabled !== undefined) {
+    ctx.metrics.channelDisabled(channel.id, 'test');
     // Not awaited, as for the relay's disables: a mail that cannot be sent does not change the result.
     void notifyChannelDisabled(ctx, { id: channel.id, name: channel.name }, disabled).catch(() => undefined);
   }

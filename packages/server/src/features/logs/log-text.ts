@@ -1,10 +1,16 @@
-// The log rows this server writes itself (redemptions, online top-ups, admin quota changes): an
-// English `content` for scripts and older consoles, and the facts in `other`, from which the
-// console words the row in the reader's language.
+// The log rows this server writes itself (redemptions, online top-ups, admin quota changes, the
+// quota an account starts with, invite rewards and transfers): an English `content` for scripts and
+// older consoles, and the facts in `other`, from which the console words the row in the reader's
+// language. Each states the signed change it made (`quota_delta`, `aff_quota_delta`), which
+// reconciliation (billing/reconcile.ts) sums.
 import { LOG_EVENT, MSG, formatQuota } from '@sluice/shared';
 import type {
   AdminAddQuotaLogFacts,
   AdminSetQuotaLogFacts,
+  AffTransferLogFacts,
+  InitialQuotaLogFacts,
+  InviteBonusLogFacts,
+  InviteRewardLogFacts,
   OnlineTopupLogFacts,
   RedeemLogFacts,
 } from '@sluice/shared';
@@ -31,6 +37,7 @@ export function redeemLogText(
     redemption_id: code.id,
     redemption_name: code.name,
     quota: code.quota,
+    quota_delta: code.quota,
   };
   return {
     content: `redeemed code "${code.name}" (id ${code.id}) for ${describeQuota(options, code.quota)}`,
@@ -45,6 +52,7 @@ export function onlineTopupLogText(
   const facts: OnlineTopupLogFacts = {
     event: LOG_EVENT.onlineTopup,
     quota: order.quota,
+    quota_delta: order.quota,
     money: order.money,
     payment_method: order.paymentMethod,
     trade_no: order.tradeNo,
@@ -60,6 +68,7 @@ export function adminSetQuotaLogText(change: { from: number; to: number; adminId
     event: LOG_EVENT.adminSetQuota,
     quota_from: change.from,
     quota_to: change.to,
+    quota_delta: change.to - change.from,
     // Under admin_info, which users' own log view leaves out: who changed it is for admins.
     admin_info: { admin_id: change.adminId },
   };
@@ -73,4 +82,52 @@ export function adminAddQuotaLogText(change: { delta: number; adminId: number })
     admin_info: { admin_id: change.adminId },
   };
   return { content: MSG.adminAddedQuota(change.delta), other: JSON.stringify(facts) };
+}
+
+/** An account's starting quota: QuotaForNewUser, or root's on the first start. */
+export function initialQuotaLogText(options: OptionStore, quota: number): LogText {
+  const facts: InitialQuotaLogFacts = { event: LOG_EVENT.initialQuota, quota_delta: quota };
+  return { content: `new account: ${describeQuota(options, quota)} granted`, other: JSON.stringify(facts) };
+}
+
+export function inviteBonusLogText(
+  options: OptionStore,
+  bonus: { quota: number; inviterId: number },
+): LogText {
+  const facts: InviteBonusLogFacts = {
+    event: LOG_EVENT.inviteBonus,
+    quota_delta: bonus.quota,
+    inviter_id: bonus.inviterId,
+  };
+  return {
+    content: `signed up with an invite code: ${describeQuota(options, bonus.quota)} granted`,
+    other: JSON.stringify(facts),
+  };
+}
+
+export function inviteRewardLogText(
+  options: OptionStore,
+  reward: { quota: number; inviteeId: number },
+): LogText {
+  const facts: InviteRewardLogFacts = {
+    event: LOG_EVENT.inviteReward,
+    aff_quota_delta: reward.quota,
+    invitee_id: reward.inviteeId,
+  };
+  return {
+    content: `invited a new user: ${describeQuota(options, reward.quota)} added to the invite earnings`,
+    other: JSON.stringify(facts),
+  };
+}
+
+export function affTransferLogText(options: OptionStore, quota: number): LogText {
+  const facts: AffTransferLogFacts = {
+    event: LOG_EVENT.affTransfer,
+    quota_delta: quota,
+    aff_quota_delta: -quota,
+  };
+  return {
+    content: `moved ${describeQuota(options, quota)} of invite earnings into the quota`,
+    other: JSON.stringify(facts),
+  };
 }

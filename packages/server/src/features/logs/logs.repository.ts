@@ -1,6 +1,6 @@
 // Reading, summing and purging the logs table. Every filter is an equality on an indexed column
 // (each index is <column, created_at>), and rows come newest first by created_at, so a page is read
-// straight off one index.
+// straight off one index. (A request id has an index of its own: it names one call's row or two.)
 import { sql } from 'kysely';
 import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import { LOG_TYPE } from '@sluice/shared';
@@ -27,7 +27,8 @@ function filtered<O>(q: SelectQueryBuilder<Database, 'logs', O>, f: LogScope) {
       f.username !== undefined ||
       f.token_name !== undefined ||
       f.model_name !== undefined ||
-      f.channel !== undefined;
+      f.channel !== undefined ||
+      f.request_id !== undefined;
     out = narrower
       ? out.where(sql<number>`${sql.ref('type')} + 0`, '=', f.type)
       : out.where('type', '=', f.type);
@@ -36,6 +37,7 @@ function filtered<O>(q: SelectQueryBuilder<Database, 'logs', O>, f: LogScope) {
   if (f.token_name !== undefined) out = out.where('token_name', '=', f.token_name);
   if (f.model_name !== undefined) out = out.where('model_name', '=', f.model_name);
   if (f.channel !== undefined) out = out.where('channel_id', '=', f.channel);
+  if (f.request_id !== undefined) out = out.where('request_id', '=', f.request_id);
   if (f.start_timestamp !== undefined) out = out.where('created_at', '>=', f.start_timestamp);
   if (f.end_timestamp !== undefined) out = out.where('created_at', '<=', f.end_timestamp);
   return out;
@@ -151,6 +153,7 @@ export function toLogItem(row: LogRow, channelNames: ReadonlyMap<number, string>
     group: row.group,
     ip: row.ip,
     other: asAdmin ? row.other : withoutAdminInfo(row.other),
+    request_id: row.request_id,
   };
   if (asAdmin) {
     item.channel = Number(row.channel_id);

@@ -164,6 +164,7 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
       redemption_id: Number(row.id),
       redemption_name: 'welcome',
       quota: 250000,
+      quota_delta: 250000,
     });
     expect(Number(log.quota)).toBe(250000);
 

@@ -155,6 +155,7 @@ describe.each(testDialects())('online top-up on %s', (dialect) => {
     expect(JSON.parse(log.other)).toEqual({
       event: 'online_topup',
       quota: 1_500_000,
+      quota_delta: 1_500_000,
       money: '21.90',
       payment_method: 'alipay',
       trade_no: tradeNo,

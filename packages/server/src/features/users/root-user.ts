@@ -1,11 +1,15 @@
 // First start: an empty users table gets the root account (super admin, $200) with the password of
 // INITIAL_ROOT_PASSWORD, or the spec's 123456 — which the console then makes root change before it
-// lets root do anything else (`password_change_required`, enforced by the auth guard).
-import { ROLE, USER_STATUS } from '@sluice/shared';
+// lets root do anything else (`password_change_required`, enforced by the auth guard). The initial
+// quota is logged with the account (type 4, `initial_quota`), so reconciliation can account for it.
+import { LOG_TYPE, ROLE, USER_STATUS } from '@sluice/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { hashPassword } from '../auth/password.js';
 import { randomString } from '../../platform/random.js';
+import { insertId } from '../../db/insert-id.js';
+import { recordLog } from '../logs/logs.repository.js';
+import { initialQuotaLogText } from '../logs/log-text.js';
 
 export const ROOT_USERNAME = 'root';
 export const ROOT_DEFAULT_PASSWORD = '123456';
@@ -15,27 +19,40 @@ export async function ensureRootUser(ctx: AppContext, log: FastifyBaseLogger): P
   const any = await ctx.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (any) return;
   const chosen = ctx.config.initialRootPassword;
+  const now = ctx.clock.now();
+  const password = await hashPassword(chosen ?? ROOT_DEFAULT_PASSWORD, ctx.config.bcryptCost);
   await ctx.db
-    .insertInto('users')
-    .values({
-      username: ROOT_USERNAME,
-      password: await hashPassword(chosen ?? ROOT_DEFAULT_PASSWORD, ctx.config.bcryptCost),
-      password_change_required: chosen === undefined ? 1 : 0,
-      display_name: 'Root User',
-      role: ROLE.root,
-      status: USER_STATUS.enabled,
-      quota: ROOT_INITIAL_QUOTA,
-      group: 'default',
-      aff_code: randomString(8),
-      created_at: ctx.clock.now(),
-      email: '',
-      github_id: '',
-      wechat_id: '',
-      telegram_id: '',
-      linux_do_id: '',
-      access_token: null,
+    .transaction()
+    .execute(async (trx) => {
+      const id = await insertId(
+        trx.insertInto('users').values({
+          username: ROOT_USERNAME,
+          password,
+          password_change_required: chosen === undefined ? 1 : 0,
+          display_name: 'Root User',
+          role: ROLE.root,
+          status: USER_STATUS.enabled,
+          quota: ROOT_INITIAL_QUOTA,
+          group: 'default',
+          aff_code: randomString(8),
+          created_at: now,
+          email: '',
+          github_id: '',
+          wechat_id: '',
+          telegram_id: '',
+          linux_do_id: '',
+          access_token: null,
+        }),
+        ctx.dialect,
+      );
+      await recordLog(trx, {
+        userId: id,
+        username: ROOT_USERNAME,
+        type: LOG_TYPE.system,
+        createdAt: now,
+        ...initialQuotaLogText(ctx.options, ROOT_INITIAL_QUOTA),
+      });
     })
-    .execute()
     .catch(async (error: unknown) => {
       // Another node created it at the same moment.
       const exists = await ctx.db

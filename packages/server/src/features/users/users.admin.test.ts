@@ -317,6 +317,7 @@ describe.each(testDialects())('user management on %s', (dialect) => {
         event: 'admin_set_quota',
         quota_from: 100,
         quota_to: 2500,
+        quota_delta: 2400,
         admin_info: { admin_id: admin.id },
       });
     });

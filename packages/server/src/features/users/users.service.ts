@@ -16,7 +16,8 @@ import type { UserRow, UserUpdate } from '../../db/tables.js';
 import { ApiError, badRequest, conflict, forbidden, notFound, parseInput } from '../../http/envelope.js';
 import { randomString } from '../../platform/random.js';
 import { hashPassword } from '../auth/password.js';
-import { adminAddQuotaLogText, adminSetQuotaLogText } from '../logs/log-text.js';
+import { adminAddQuotaLogText, adminSetQuotaLogText, affTransferLogText } from '../logs/log-text.js';
+import { recordLog } from '../logs/logs.repository.js';
 import { createAccount } from './account-creation.js';
 import {
   addQuota,
@@ -283,9 +284,19 @@ export function usableGroups(ctx: AppContext, user: UserRow): UserGroups {
   return groups;
 }
 
+/** Invite earnings into quota; the move and its log row (type 4, signed amounts) land together. */
 export async function transferInviteEarnings(ctx: AppContext, user: UserRow, body: unknown): Promise<void> {
   const { quota } = parseInput(makeAffTransferSchema(ctx.options.get('QuotaPerUnit')), body);
   const id = Number(user.id);
-  if (!(await transferAffQuota(ctx.db, id, quota))) throw badRequest(MSG.affQuotaInsufficient);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await transferAffQuota(trx, id, quota))) throw badRequest(MSG.affQuotaInsufficient);
+    await recordLog(trx, {
+      userId: id,
+      username: user.username,
+      type: LOG_TYPE.system,
+      createdAt: ctx.clock.now(),
+      ...affTransferLogText(ctx.options, quota),
+    });
+  });
   announce(ctx, id);
 }

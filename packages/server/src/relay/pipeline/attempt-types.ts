@@ -21,6 +21,8 @@ export interface AttemptInput {
   upstreamModel: string;
   sink: ClientSink;
   startedMs: number;
+  /** The call's request id, sent upstream as `x-request-id`. */
+  requestId: string;
   /** What a token-priced stream may spend: its events are checked against the hold. */
   budget?: StreamBudget;
   /**

@@ -28,6 +28,9 @@ export async function attemptChannel(input: AttemptInput): Promise<AttemptResult
       ? await withCredential(rt.upstream, adapter.credentials, channel)
       : channel;
     const built = adapter.buildRequest(ir, target, upstreamModel, conversion?.request(), rt.ctx.options);
+    // The call's id goes upstream too (an upstream's or a proxy's logs can name it). Added before
+    // signing, so SigV4 covers it like every other header; the adapter's headers are this call's own.
+    built.headers['x-request-id'] = input.requestId;
     // Signed last (AWS SigV4), over exactly what is sent.
     const request = adapter.signRequest ? await signedRequest(adapter, built, target) : built;
     res = await rt.upstream.send(request, sink);

@@ -90,6 +90,7 @@ export async function autoDisableChannel(
     });
     if (done) {
       rt.breaker.forget(channel.id);
+      ctx.metrics.channelDisabled(channel.id, 'breaker');
       rt.logger.warn({ channelId: channel.id, reason }, 'channel disabled automatically');
       ctx.bus.publish('channels');
       // Not awaited: the call that tripped the breaker does not wait for SMTP.

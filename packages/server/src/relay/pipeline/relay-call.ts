@@ -15,6 +15,7 @@ import {
 import type { HoldPlan } from '../../billing/pricing.js';
 import { consumeLogRow, errorLogRow } from '../../billing/usage-log.js';
 import type { CallIdentity } from '../../billing/usage-log.js';
+import type { CallRecord } from '../../platform/metrics.js';
 import { RelayError } from '../ir/errors.js';
 import type { IrError } from '../ir/errors.js';
 import type { IrRequest } from '../ir/request.js';
@@ -50,6 +51,8 @@ export interface RelayCallInput {
   sink: ClientSink;
   startedMs: number;
   requestId: string;
+  /** What the call's metrics and access log line say; the pipeline fills in its channel and bill. */
+  record: CallRecord;
 }
 
 /**
@@ -147,8 +150,8 @@ async function recordOutcome(
 }
 
 export async function runRelayCall(input: RelayCallInput): Promise<void> {
-  const { rt, inbound, ir, caller, sink } = input;
-  const { options } = rt.ctx;
+  const { rt, inbound, ir, caller, sink, record } = input;
+  const { options, metrics } = rt.ctx;
   checkModelName(ir.model);
   const pricing = resolvePricing(options, ir.model, caller.group);
   const pinned = firstChannel(input, rt.channels.ready() ?? (await rt.channels.index()));
@@ -203,7 +206,11 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
         });
       const typeAdapter = channel && adapterFor(channel.type);
       if (!channel || !typeAdapter) break;
+      const failed = tried[tried.length - 1];
+      if (failed !== undefined) metrics.retried(failed);
       tried.push(channel.id);
+      record.channelId = channel.id;
+      record.attempts = tried.length;
       const upstreamModel = channel.modelMapping.get(ir.model) ?? ir.model;
       // Vendors whose models speak different dialects (Vertex) serve each model with its own adapter.
       const adapter = typeAdapter.forModel?.(upstreamModel) ?? typeAdapter;
@@ -213,6 +220,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
         adapter.dialects.includes(inbound.wireFormat) || !inbound.codec
           ? undefined
           : (converting ??= conversionOf(relayed, inbound.codec));
+      const sentMs = Date.now();
       const result = await attemptChannel({
         rt,
         ir: relayed,
@@ -222,9 +230,11 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
         upstreamModel,
         sink,
         startedMs: input.startedMs,
+        requestId: input.requestId,
         ...(budget ? { budget } : {}),
         ...(conversion ? { conversion } : {}),
       });
+      metrics.attemptEnded(channel.id, Date.now() - sentMs);
       if (result.kind === 'delivered') {
         await recordOutcome(rt, channel, result.outcome);
         const upstreamWire = conversion ? (adapter.dialects[0] ?? inbound.wireFormat) : inbound.wireFormat;
@@ -311,6 +321,7 @@ const identity = (input: RelayCallInput): CallIdentity => ({
   model: input.ir.model,
   ip: input.caller.ip,
   isStream: input.ir.stream,
+  requestId: input.requestId,
 });
 
 async function finalUsage(
@@ -355,6 +366,11 @@ async function settleDelivered(
     // prompt's own count may exceed the estimate the hold was sized with).
     const cost = quotaFor(usage, s.pricing);
     const quota = s.result.interruption?.by === 'quota' ? Math.min(cost, s.hold.amount) : cost;
+    const { record } = input;
+    record.promptTokens = usage.promptTokens;
+    record.completionTokens = usage.completionTokens;
+    record.quota = quota;
+    if (input.ir.stream) record.firstByteMs = s.result.firstResponseMs;
     const endedMs = Date.now();
     const who = identity(input);
     const log = options.get('LogConsumeEnabled')

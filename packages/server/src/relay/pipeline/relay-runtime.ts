@@ -1,5 +1,6 @@
 // Everything the relay keeps between calls, one per app: the upstream connection pools, the
-// credential and channel caches, the circuit breaker and the usage-statistics recorder.
+// credential and channel caches, the circuit breaker and the usage-statistics recorder. (The app's
+// metrics are the context's: `ctx.metrics`.)
 import type { AppContext } from '../../app-context.js';
 import { createLedgerStore } from '../../billing/ledger-store.js';
 import { createLedgerWriter } from '../../billing/ledger-writer.js';
@@ -18,6 +19,8 @@ import type { UpstreamClient } from './upstream-client.js';
 export interface RelayLogger {
   error(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
+  /** The access log line of each relay call (relay.routes.ts); LOG_LEVEL=warn silences it. */
+  info(obj: object, msg: string): void;
 }
 
 export interface RelayRuntime {
@@ -36,7 +39,11 @@ export interface RelayRuntime {
 
 const runtimes = new WeakMap<AppContext, RelayRuntime>();
 
-const silent: RelayLogger = { error: () => undefined, warn: () => undefined };
+const silent: RelayLogger = {
+  error: () => undefined,
+  warn: () => undefined,
+  info: () => undefined,
+};
 
 /** The app's relay runtime, created on first use. */
 export function relayRuntime(ctx: AppContext, logger: RelayLogger = silent): RelayRuntime {
@@ -60,6 +67,9 @@ export function relayRuntime(ctx: AppContext, logger: RelayLogger = silent): Rel
           { err: error, userId: settlement?.hold.userId },
           'could not write the billing of relay calls',
         ),
+      ...(ctx.metrics.enabled
+        ? { onBatch: (calls: number, lagMs: number) => ctx.metrics.ledgerBatch(calls, lagMs) }
+        : {}),
     }),
     quotaData: createQuotaDataRecorder(ctx.db, ctx.dialect),
     logger,
@@ -77,6 +87,7 @@ export function relayRuntime(ctx: AppContext, logger: RelayLogger = silent): Rel
       await upstream.close();
     },
   };
+  ctx.metrics.watchLedger(runtime.ledger);
   runtimes.set(ctx, runtime);
   return runtime;
 }

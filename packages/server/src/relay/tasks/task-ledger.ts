@@ -2,8 +2,8 @@
 // accepted submit is charged in the same transaction that writes its task row, and a task that fails
 // is refunded in the same transaction that makes its status final — so a task is charged once and
 // refunded at most once, whichever node polls it and however often (docs/task-relay-design.md).
-import { LOG_TYPE, callQuota } from '@sluice/shared';
-import type { Pricing } from '@sluice/shared';
+import { LOG_EVENT, LOG_TYPE, callQuota } from '@sluice/shared';
+import type { Pricing, TaskRefundLogFacts } from '@sluice/shared';
 import { sql } from 'kysely';
 import type { Updateable } from 'kysely';
 import { inTransaction } from '../../billing/ledger.js';
@@ -108,6 +108,8 @@ export async function chargeAcceptedTask(
       model: held.model,
       ip: caller.ip,
       isStream: false,
+      // The task's own id (in the content and `other.task_id`) is how a task is followed.
+      requestId: '',
     },
     timing: { startedMs: held.startedMs, endedMs, firstResponseMs: endedMs - held.startedMs },
     pricing: held.pricing,
@@ -251,6 +253,15 @@ export async function finishTask<T extends TaskTable>(
         ? await trx.selectFrom('tokens').select('name').where('id', '=', tokenId).executeTakeFirst()
         : undefined;
     const reason = end.reason ?? 'the task failed';
+    // The signed changes, for reconciliation: quota back up, used quota (user, token, channel) down.
+    const refundFacts: TaskRefundLogFacts = {
+      event: LOG_EVENT.taskRefund,
+      task_id: taskId,
+      refund_quota: quota,
+      quota_delta: quota,
+      used_quota_delta: -quota,
+      reason,
+    };
     await trx
       .insertInto('logs')
       .values({
@@ -264,7 +275,7 @@ export async function finishTask<T extends TaskTable>(
         content: `task ${taskId} failed (${reason}): ${quota} quota refunded`,
         quota: 0,
         channel_id: Number(row.channel_id),
-        other: JSON.stringify({ task_id: taskId, refund_quota: quota, reason }),
+        other: JSON.stringify(refundFacts),
       })
       .execute();
     return { finished: true, refunded: quota, who: { userId, tokenId } };

@@ -246,6 +246,8 @@ async function importTable(
       if (page.length === 0) break;
       if (after === 0 && freshRootId !== null) {
         await trx.deleteFrom('sessions').where('user_id', '=', freshRootId).execute();
+        // Its one log row (the initial quota) goes with it: the source's root comes with its own balance.
+        await trx.deleteFrom('logs').where('user_id', '=', freshRootId).execute();
         await trx.deleteFrom('users').where('id', '=', freshRootId).execute();
       }
       const last = intOf(page[page.length - 1]?.id, Number.NaN);

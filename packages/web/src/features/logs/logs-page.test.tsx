@@ -37,6 +37,7 @@ const consumption: LogItem = {
     request_format: 'anthropic',
     upstream_format: 'openai',
   }),
+  request_id: 'req-11',
 };
 
 const page = (items: LogItem[]) => ok({ items, page: 1, page_size: 10, total: items.length });
