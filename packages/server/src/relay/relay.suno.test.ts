@@ -16,6 +16,7 @@ import { relayRuntime } from './pipeline/relay-runtime.js';
 import type { RelayRuntime } from './pipeline/relay-runtime.js';
 import { pollSuno, SUNO_TIMEOUT } from './tasks/suno/poll.js';
 import { failTimedOut } from './tasks/task-poller.js';
+import type { SunoTaskView } from './tasks/suno/task-view.js';
 
 /** Per-call prices (dollars) and what they cost in quota (× 500000 QuotaPerUnit × group ratio 1). */
 const SONG_PRICE = 0.2;
@@ -31,17 +32,7 @@ interface SunoAnswer {
   data: unknown;
 }
 
-interface SunoTask {
-  task_id: string;
-  action: string;
-  status: string;
-  fail_reason: string;
-  submit_time: number;
-  start_time: number;
-  finish_time: number;
-  progress: string;
-  data: unknown;
-}
+type SunoTask = SunoTaskView;
 
 describe.each(testDialects())('Suno task relay on %s', (dialect) => {
   let s: RelaySuite;

@@ -1,6 +1,7 @@
 // Reading, summing and purging the logs table. Every filter is an equality on an indexed column
 // (each index is <column, created_at>), and rows come newest first by created_at, so a page is read
-// straight off one index. (A request id has an index of its own: it names one call's row or two.)
+// straight off one index. (A request id has none — every relay call's row would pay for it — so that
+// rare lookup reads the rows of the period and filters.)
 import { sql } from 'kysely';
 import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import { LOG_TYPE } from '@sluice/shared';
