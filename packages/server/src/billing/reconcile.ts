@@ -13,12 +13,14 @@
 // the rows created since then moved), so rows written late — a batch commits after the moment its
 // calls ended — still fall on the right side of it. A snapshot is only taken when the period up to it
 // reconciles (or when told to accept the differences, which then become the new starting point).
-import { LOG_EVENT, LOG_TYPE, parseOptionValue } from '@sluice/shared';
+import { LOG_TYPE, parseOptionValue } from '@sluice/shared';
 import type { OptionKey, OptionValue } from '@sluice/shared';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/create-db.js';
 import type { Database } from '../db/tables.js';
+import { changeOfRow, zero } from './log-amounts.js';
+import type { Amounts, Category, Field, RowChange } from './log-amounts.js';
 
 /** How long before the read a snapshot is taken as of: longer than any row takes to commit. */
 export const SNAPSHOT_MARGIN_S = 300;
@@ -27,97 +29,6 @@ export const SNAPSHOT_MARGIN_S = 300;
 const PAGE = 5000;
 /** Snapshot rows per insert statement. */
 const INSERT_ROWS = 500;
-
-export const CATEGORIES = [
-  'consumption',
-  'refund',
-  'topup',
-  'redemption',
-  'admin',
-  'transfer',
-  'grant',
-  'other',
-] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-export type Field = 'quota' | 'used_quota' | 'aff_quota';
-
-export interface Amounts {
-  quota: number;
-  used_quota: number;
-  aff_quota: number;
-}
-
-/** The signed change one log row made to its user's balances (and its token's used quota). */
-export interface RowChange extends Amounts {
-  category: Category;
-}
-
-const zero = (): Amounts => ({ quota: 0, used_quota: 0, aff_quota: 0 });
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const int = (v: unknown): number | undefined => (Number.isSafeInteger(v) ? (v as number) : undefined);
-
-function categoryOf(type: number, other: Record<string, unknown>): Category {
-  switch (other.event) {
-    case LOG_EVENT.redeem:
-      return 'redemption';
-    case LOG_EVENT.onlineTopup:
-      return 'topup';
-    case LOG_EVENT.adminAddQuota:
-    case LOG_EVENT.adminSetQuota:
-      return 'admin';
-    case LOG_EVENT.affTransfer:
-      return 'transfer';
-    case LOG_EVENT.taskRefund:
-      return 'refund';
-    case LOG_EVENT.initialQuota:
-    case LOG_EVENT.inviteBonus:
-    case LOG_EVENT.inviteReward:
-      return 'grant';
-  }
-  if (other.refund_quota !== undefined) return 'refund';
-  if (type === LOG_TYPE.topup) return 'topup';
-  if (type === LOG_TYPE.manage) return 'admin';
-  return 'other';
-}
-
-/**
- * The change a row other than consumption made, from its `other` facts; null when it moved nothing.
- * Rows written before the signed amounts were recorded are read from their older facts: a
- * redemption's or top-up's `quota`, an admin's `quota_from`/`quota_to`, a refund's `refund_quota`.
- */
-export function changeOfRow(row: { type: number; other: string }): RowChange | null {
-  if (row.type === LOG_TYPE.consume || row.type === LOG_TYPE.error) return null;
-  let other: unknown;
-  try {
-    other = JSON.parse(row.other);
-  } catch {
-    return null;
-  }
-  if (!isRecord(other)) return null;
-  const refund = int(other.refund_quota);
-  let quota = int(other.quota_delta);
-  if (quota === undefined) {
-    if (other.event === LOG_EVENT.redeem || other.event === LOG_EVENT.onlineTopup) quota = int(other.quota);
-    else if (other.event === LOG_EVENT.adminSetQuota) {
-      const from = int(other.quota_from);
-      const to = int(other.quota_to);
-      if (from !== undefined && to !== undefined) quota = to - from;
-    } else if (refund !== undefined) quota = refund;
-  }
-  let used = int(other.used_quota_delta);
-  if (used === undefined && refund !== undefined && other.quota_delta === undefined) used = -refund;
-  const change: RowChange = {
-    category: categoryOf(row.type, other),
-    quota: quota ?? 0,
-    used_quota: used ?? 0,
-    aff_quota: int(other.aff_quota_delta) ?? 0,
-  };
-  return change.quota === 0 && change.used_quota === 0 && change.aff_quota === 0 ? null : change;
-}
 
 /** What the log rows of a period moved, per account, with the part of each category. */
 interface Movement {

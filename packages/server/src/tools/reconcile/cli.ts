@@ -6,8 +6,10 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../../config.js';
 import { createDb } from '../../db/create-db.js';
 import type { Db } from '../../db/create-db.js';
-import { CATEGORIES, SNAPSHOT_MARGIN_S, reconcile, takeSnapshot } from '../../billing/reconcile.js';
-import type { Amounts, Difference, ReconcileReport } from '../../billing/reconcile.js';
+import { CATEGORIES } from '../../billing/log-amounts.js';
+import type { Amounts } from '../../billing/log-amounts.js';
+import { SNAPSHOT_MARGIN_S, reconcile, takeSnapshot } from '../../billing/reconcile.js';
+import type { Difference, ReconcileReport } from '../../billing/reconcile.js';
 
 export const USAGE = `Usage: npm run reconcile -- [--start <time>] [--end <time>] [--all] [--snapshot] [--accept] [--json]
 
