@@ -4,10 +4,21 @@
 // converted paths (an OpenAI client on an Anthropic upstream, an Anthropic client on an OpenAI one).
 // Every target runs in its own process; the run is bounded and stops by itself. Results are printed and
 // written into bench/README.md between the result markers.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  CLAUDE_MODEL,
+  LONG,
+  MODEL,
+  SHORT,
+  UPSTREAM_KEY,
+  bearer,
+  number,
+  openAiBodies,
+  writeSection,
+} from './lib/common.js';
 import { sequential, throughput } from './lib/load.js';
 import { memoryOf, startListening, stop } from './lib/processes.js';
 import { renderResults } from './lib/report.js';
@@ -15,11 +26,6 @@ import { startSluice } from './lib/sluice.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const number = (name, fallback) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
 const config = {
   duration: number('BENCH_DURATION', 10),
   warmup: number('BENCH_WARMUP', 2),
@@ -31,17 +37,6 @@ const config = {
   writeReadme: process.env.BENCH_NO_README !== '1',
 };
 
-const MODEL = 'gpt-4o-mini';
-const CLAUDE_MODEL = 'claude-3-5-haiku-20241022';
-const UPSTREAM_KEY = 'sk-bench-upstream';
-const SHORT = 'Write one short sentence about rivers.';
-const LONG = 'Write a paragraph about rivers. [[mock:{"reply_tokens":50}]]';
-
-const openAiBodies = (model) => ({
-  // JSON: a short echo reply. Stream: 50 content chunks, the mock's directive travelling in the message.
-  json: JSON.stringify({ model, messages: [{ role: 'user', content: SHORT }] }),
-  stream: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: LONG }] }),
-});
 const anthropicBodies = (model) => ({
   json: JSON.stringify({ model, max_tokens: 256, messages: [{ role: 'user', content: SHORT }] }),
   stream: JSON.stringify({
@@ -52,7 +47,6 @@ const anthropicBodies = (model) => ({
   }),
 });
 
-const bearer = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
 const anthropicHeaders = (key) => ({
   'x-api-key': key,
   'anthropic-version': '2023-06-01',
@@ -117,16 +111,7 @@ async function probe(url, key) {
   return undefined;
 }
 
-function writeReadme(section) {
-  const file = join(here, 'README.md');
-  const text = readFileSync(file, 'utf8');
-  const start = '<!-- results:start -->';
-  const end = '<!-- results:end -->';
-  const from = text.indexOf(start);
-  const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error('bench/README.md has lost its result markers');
-  writeFileSync(file, `${text.slice(0, from + start.length)}\n\n${section}\n\n${text.slice(to)}`);
-}
+const writeReadme = (section) => writeSection(join(here, 'README.md'), 'results', section);
 
 async function main() {
   const loadAtStart = loadavg()[0];

@@ -11,7 +11,7 @@ export function machine() {
   ].join(', ');
 }
 
-const fixed = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+export const fixed = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '–');
 
 function table(header, rows) {
@@ -20,7 +20,7 @@ function table(header, rows) {
   return lines.join('\n');
 }
 
-const MODE_LABEL = { json: 'JSON', stream: 'stream' };
+export const MODE_LABEL = { json: 'JSON', stream: 'stream' };
 
 /** The whole results section as Markdown; the console prints the same text. */
 export function renderResults({ config, throughput, latency, memory, sluice, date, loadAtStart }) {

@@ -1,6 +1,6 @@
-// Sluice's full path for the benchmark: a throw-away SQLite database seeded with an OpenAI and an
-// Anthropic channel pointing at the mock and one unlimited token, and the built server
-// (packages/server/dist) in its own process.
+// Sluice's full path for the benchmark: a database seeded with an OpenAI and an Anthropic channel
+// pointing at the mock and one unlimited token (a throw-away SQLite file, or the PostgreSQL or MySQL
+// database a DSN names), and the built server (packages/server/dist) in its own process.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -24,16 +24,30 @@ function freePort() {
   });
 }
 
-/** Writes the rows the relay needs straight into the tables, as the console would have. */
-async function seed(serverDist, sqlitePath, { upstreamUrl, upstreamKey, model, claudeModel }) {
-  const { createDb } = await import(pathToFileURL(join(serverDist, 'db/create-db.js')).href);
-  const { syncAbilities } = await import(pathToFileURL(join(serverDist, 'db/abilities.js')).href);
-  const { db, close } = await createDb({ sqlDsn: '', sqlitePath });
+/**
+ * Writes the rows the relay needs straight into the tables, as the console would have, into the
+ * database `sqlDsn` names (PostgreSQL or MySQL) or else the SQLite file `sqlitePath`. Resolves with
+ * the token's key (`sk-…`).
+ */
+export async function seedSluice({
+  root,
+  sqlDsn = '',
+  sqlitePath = '',
+  upstreamUrl,
+  upstreamKey,
+  model,
+  claudeModel,
+}) {
+  const serverDist = join(root, 'packages/server/dist');
+  const load = (file) => import(pathToFileURL(join(serverDist, file)).href);
+  const { createDb } = await load('db/create-db.js');
+  const { syncAbilities } = await load('db/abilities.js');
+  const { insertId } = await load('db/insert-id.js');
+  const { db, dialect, close } = await createDb({ sqlDsn, sqlitePath });
   const now = Math.floor(Date.now() / 1000);
   try {
-    const user = await db
-      .insertInto('users')
-      .values({
+    const userId = await insertId(
+      db.insertInto('users').values({
         username: 'bench',
         password: '!',
         display_name: 'Benchmark',
@@ -49,8 +63,9 @@ async function seed(serverDist, sqlitePath, { upstreamUrl, upstreamKey, model, c
         telegram_id: '',
         linux_do_id: '',
         access_token: null,
-      })
-      .executeTakeFirstOrThrow();
+      }),
+      dialect,
+    );
     const channel = {
       type: 1,
       key: upstreamKey,
@@ -69,17 +84,17 @@ async function seed(serverDist, sqlitePath, { upstreamUrl, upstreamKey, model, c
       other_info: '',
       setting: '',
     };
-    const inserted = await db.insertInto('channels').values(channel).executeTakeFirstOrThrow();
-    await syncAbilities(db, { ...channel, id: Number(inserted.insertId) });
+    const channelId = await insertId(db.insertInto('channels').values(channel), dialect);
+    await syncAbilities(db, { ...channel, id: channelId });
     // The same mock as an Anthropic upstream (type 14), for the Messages and the converted paths.
     const claude = { ...channel, type: 14, name: 'benchmark mock (Anthropic)', models: claudeModel };
-    const insertedClaude = await db.insertInto('channels').values(claude).executeTakeFirstOrThrow();
-    await syncAbilities(db, { ...claude, id: Number(insertedClaude.insertId) });
+    const claudeId = await insertId(db.insertInto('channels').values(claude), dialect);
+    await syncAbilities(db, { ...claude, id: claudeId });
     const key = randomKey(48);
     await db
       .insertInto('tokens')
       .values({
-        user_id: Number(user.insertId),
+        user_id: userId,
         key,
         status: 1,
         name: 'benchmark',
@@ -118,8 +133,11 @@ async function waitUntilServing(url, child, stderr, timeoutMs) {
 }
 
 /**
- * Seeds a database and starts the built server on it. Resolves with `{ available: false, reason }` when
- * the server is not built or does not start, so the rest of the benchmark can still run.
+ * Starts the built server. Without `database`, seeds a throw-away SQLite file in the node's own folder
+ * first; with `database` (`{ sqlDsn, token }`, seeded by seedSluice), starts on that database, which
+ * several nodes may share. `redis` (`{ url, prefix }`) starts the node in cluster mode on that Redis,
+ * its keys under `prefix`. Resolves with `{ available: false, reason }` when the server is not built or
+ * does not start, so the rest of the benchmark can still run.
  */
 export async function startSluice({
   root,
@@ -129,17 +147,20 @@ export async function startSluice({
   claudeModel,
   logLevel,
   nodeArgs = [],
+  database,
+  redis,
 }) {
-  const serverDist = join(root, 'packages/server/dist');
-  const main = join(serverDist, 'main.js');
+  const main = join(root, 'packages/server/dist/main.js');
   if (!existsSync(main)) return { available: false, reason: 'packages/server/dist/main.js is not built' };
   const dir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
   const sqlitePath = join(dir, 'sluice.db');
-  let token;
-  try {
-    token = await seed(serverDist, sqlitePath, { upstreamUrl, upstreamKey, model, claudeModel });
-  } catch (error) {
-    return { available: false, dir, reason: `seeding the database failed: ${error.message}` };
+  let token = database?.token;
+  if (!database) {
+    try {
+      token = await seedSluice({ root, sqlitePath, upstreamUrl, upstreamKey, model, claudeModel });
+    } catch (error) {
+      return { available: false, dir, reason: `seeding the database failed: ${error.message}` };
+    }
   }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -150,8 +171,9 @@ export async function startSluice({
       PORT: String(port),
       HOST: '127.0.0.1',
       SQLITE_PATH: sqlitePath,
-      SQL_DSN: '',
-      REDIS_CONN_STRING: '',
+      SQL_DSN: database?.sqlDsn ?? '',
+      REDIS_CONN_STRING: redis?.url ?? '',
+      REDIS_KEY_PREFIX: redis?.prefix ?? '',
       SESSION_SECRET: 'benchmark',
       LOG_LEVEL: logLevel,
     },

@@ -1,4 +1,5 @@
 // What every feature receives: the database, the platform services and the configuration.
+import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.js';
 import type { DialectName } from './db/create-db.js';
@@ -47,4 +48,6 @@ export interface AppContext {
   scheduler: Scheduler;
   /** This app's Prometheus metrics (GET /metrics); does nothing when METRICS_ENABLED is false. */
   metrics: Metrics;
+  /** Cluster mode: the Redis every node shares (rate limits, holds; keys under config.redisPrefix). */
+  redis?: Redis;
 }

@@ -43,7 +43,7 @@ export interface AppDeps {
   bus?: CacheBus;
   mailer?: Mailer;
   endpoints?: Partial<Endpoints>;
-  /** Cluster mode: shares rate-limit counters between nodes. */
+  /** Cluster mode: shares rate-limit counters and holds between nodes. */
   redis?: Redis;
   /** Fastify logger options; false in tests. */
   logger?: FastifyServerOptions['logger'];
@@ -84,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     childLoggerFactory: lazyRequestLogger,
   });
   const ctx: AppContext = {
+    ...(deps.redis ? { redis: deps.redis } : {}),
     config,
     db: deps.db.db,
     dialect: deps.db.dialect,
@@ -114,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(rateLimit, {
     global: false,
-    ...(deps.redis ? { redis: deps.redis, nameSpace: 'sluice:ratelimit:' } : {}),
+    ...(deps.redis ? { redis: deps.redis, nameSpace: `${config.redisPrefix}ratelimit:` } : {}),
     errorResponseBuilder: () => new ApiError(429, MSG.tooManyRequests),
   });
 

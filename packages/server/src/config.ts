@@ -13,6 +13,8 @@ export interface Config {
   /** postgres://… or mysql://…; overrides SQLite. */
   sqlDsn: string;
   redisUrl: string;
+  /** Prefix of every Redis key and channel (REDIS_KEY_PREFIX): deployments sharing one Redis differ. */
+  redisPrefix: string;
   sessionSecret: string;
   logLevel: string;
   /** Folder of the built console; served with SPA fallback when it exists. */
@@ -99,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqlitePath,
     sqlDsn: env.SQL_DSN?.trim() ?? '',
     redisUrl: env.REDIS_CONN_STRING?.trim() ?? '',
+    redisPrefix: env.REDIS_KEY_PREFIX?.trim() || 'sluice:',
     sessionSecret: sessionSecretFrom(env, dirname(sqlitePath)),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     webDist: resolve(env.WEB_DIST?.trim() || new URL('../../web/dist', import.meta.url).pathname),

@@ -22,7 +22,9 @@ async function main(): Promise<void> {
     ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 3 })
     : undefined;
   const bus = config.redisUrl
-    ? await (await import('./platform/redis-cache-bus.js')).createRedisCacheBus(config.redisUrl)
+    ? await (
+        await import('./platform/redis-cache-bus.js')
+      ).createRedisCacheBus(config.redisUrl, config.redisPrefix)
     : undefined;
   const app = await buildApp({ config, db, redis, bus, logger: { level: config.logLevel } });
   const connections = trackConnections(app.server);

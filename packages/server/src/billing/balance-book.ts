@@ -25,6 +25,10 @@ export interface BalanceBook {
   /** Whether the accounts of a call are loaded (reserve needs them). */
   has(kind: Kind, id: number): boolean;
   available(kind: Kind, id: number): number | undefined;
+  /** The balance last read from the database (undefined when not loaded). */
+  base(kind: Kind, id: number): number | undefined;
+  /** What this node holds and has charged without writing it yet, per account that has any. */
+  pending(): Array<{ kind: Kind; id: number; amount: number }>;
   isStale(kind: Kind, id: number): boolean;
   /**
    * Takes the hold from memory and returns its amount — the request's, or the smaller one its `fit`
@@ -75,6 +79,16 @@ export function createBalanceBook(): BalanceBook {
     available(kind, id) {
       const a = account(kind, id);
       return a ? spendable(a) : undefined;
+    },
+    base: (kind, id) => account(kind, id)?.base,
+    pending() {
+      const out: Array<{ kind: Kind; id: number; amount: number }> = [];
+      for (const kind of ['users', 'tokens'] as const) {
+        for (const [id, a] of books[kind]) {
+          if (a.held !== 0 || a.unflushed !== 0) out.push({ kind, id, amount: a.held - a.unflushed });
+        }
+      }
+      return out;
     },
     isStale: (kind, id) => account(kind, id)?.stale === true,
     reserve(req) {

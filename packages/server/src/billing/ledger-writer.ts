@@ -9,6 +9,8 @@
 import type { CacheBus } from '../platform/cache-bus.js';
 import { createBalanceBook } from './balance-book.js';
 import type { Kind } from './balance-book.js';
+import type { ClusterHolds } from './cluster-holds.js';
+import { createClusterLedger } from './cluster-ledger.js';
 import type { Hold, HoldRequest, LedgerStore, ReadBalances, ReserveResult, Settlement } from './ledger.js';
 
 export interface LedgerWriter {
@@ -16,9 +18,9 @@ export interface LedgerWriter {
   reserve(req: HoldRequest): Promise<ReserveResult>;
   /**
    * Takes up to `extra` more for a call in flight (a stream that produced more than it held), as far
-   * as the balances allow, in one synchronous step; returns what it took. A hold of 0 cannot grow.
+   * as the balances allow, in one atomic step; returns what it took. A hold of 0 cannot grow.
    */
-  extend(hold: Hold, extra: number): number;
+  extend(hold: Hold, extra: number): Promise<number>;
   /** Charges the call in memory and queues the write; the caller does not wait for it. */
   settle(settlement: Settlement): void;
   /** What the token can still spend, when it is loaded. */
@@ -56,6 +58,8 @@ export type CommitListener = (batch: CommittedBatch) => void;
 
 export interface LedgerWriterOptions {
   bus?: CacheBus;
+  /** Cluster mode: holds are taken where every node sees them (cluster-holds.ts). */
+  cluster?: ClusterHolds;
   flushMs?: number;
   onError?: (error: unknown, settlement?: Settlement) => void;
   /** After each committed batch of calls: how many, and how long ago the oldest was settled. */
@@ -85,6 +89,13 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const listeners = new Set<CommitListener>();
+  const shared = options.cluster
+    ? createClusterLedger(options.cluster, book, {
+        onError: (error) => onError(error),
+        onRefresh: () => schedule(false),
+        readAgain: () => nextCycle(),
+      })
+    : undefined;
 
   /** The book takes the committed balances, then the listeners hear of them. */
   function committed(
@@ -112,23 +123,36 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
       queue = [];
       settledAt = [];
     } else settledAt.splice(0, MAX_BATCH);
+    await shared?.resyncIfNeeded();
     const asked = {
-      users: [...new Set([...loads.users, ...book.takeStale('users')])],
-      tokens: [...new Set([...loads.tokens, ...book.takeStale('tokens')])],
+      users: [
+        ...new Set([...loads.users, ...book.takeStale('users'), ...(shared?.takeRefresh('users') ?? [])]),
+      ],
+      tokens: [
+        ...new Set([...loads.tokens, ...book.takeStale('tokens'), ...(shared?.takeRefresh('tokens') ?? [])]),
+      ],
     };
     loads.users.clear();
     loads.tokens.clear();
     const done = waiters;
     waiters = [];
     try {
-      if (batch.length === 0 && asked.users.length === 0 && asked.tokens.length === 0) return;
+      if (batch.length === 0 && asked.users.length === 0 && asked.tokens.length === 0) {
+        // Nothing to write or read; in cluster mode, holds given back still go to Redis.
+        await shared?.beforeCommit(batch, asked);
+        return;
+      }
+      const before = await shared?.beforeCommit(batch, asked);
       try {
         committed(batch, await store.commit(batch, asked), asked);
+        await shared?.afterCommit(batch, asked, before);
         if (onBatch && batch.length > 0) onBatch(batch.length, Date.now() - oldestMs);
       } catch (error) {
         if ((error as { outcomeUnknown?: boolean }).outcomeUnknown) {
           // The batch may or may not be in the database, so it is not written again (never twice):
-          // memory forgets its charges and reads the balances again, which then hold the truth.
+          // memory forgets its charges and reads the balances again, which then hold the truth. Other
+          // nodes are told it was committed (the safe side): they read the balances again too.
+          await shared?.afterCommit(batch, { users: [], tokens: [] }, undefined);
           for (const s of batch) {
             book.unsettle(s);
             book.markStale('users', s.hold.userId);
@@ -147,13 +171,21 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
             });
           } catch (err) {
             book.unsettle(s);
+            shared?.release(s.hold, s.quota);
             onError(err, s);
+            continue;
           }
+          await shared?.afterCommit([s], { users: [], tokens: [] }, undefined);
         }
+        const again = await shared?.beforeCommit([], asked);
         committed([], await store.commit([], asked), asked);
+        await shared?.afterCommit([], asked, again);
       }
     } catch (error) {
-      if (batch.length === 1) book.unsettle(batch[0] as Settlement);
+      if (batch.length === 1) {
+        book.unsettle(batch[0] as Settlement);
+        shared?.release(batch[0]!.hold, batch[0]!.quota);
+      }
       onError(error, batch[0]);
     } finally {
       for (const resolve of done) resolve();
@@ -251,7 +283,7 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
       await ensureLoaded(req);
       // A balance someone else changed (a top-up, a redemption, an admin edit) is read again first.
       if (stalled(req)) await nextCycle();
-      const taken = book.reserve(req);
+      const taken = shared ? await shared.reserve(req) : book.reserve(req);
       if (typeof taken !== 'number') return { ok: false, short: taken };
       hold.amount = taken;
       // Counted as settle uncounts it: by a hold of more than 0.
@@ -259,9 +291,14 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
       return { ok: true, hold };
     },
     // Only a hold already counted as open can grow: settle uncounts holds of more than 0.
-    extend: (hold, extra) => (hold.amount > 0 ? book.grow(hold, extra) : 0),
+    extend: async (hold, extra) => {
+      if (hold.amount <= 0) return 0;
+      return shared ? shared.grow(hold, extra) : book.grow(hold, extra);
+    },
     settle(settlement) {
       book.settle(settlement);
+      // What the call was charged stays pending in Redis until its batch is committed.
+      shared?.release(settlement.hold, settlement.hold.amount - settlement.quota);
       if (settlement.hold.amount > 0) {
         open--;
         if (open === 0) onSettled?.();
@@ -285,6 +322,7 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
       await drain();
       stopped = true;
       clearTimeout(timer);
+      await shared?.close();
       await store.close();
     },
     queued: () => queue.length,
@@ -296,6 +334,8 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
       settledAt = [];
       for (const stop of unsubscribe) stop?.();
       void store.close();
+      // A killed node says nothing: its pending in Redis goes when its heartbeat stops.
+      shared?.abandon();
     },
   };
 }

@@ -77,18 +77,18 @@ describe.each(testDialects())('quota ledger on %s', (dialect) => {
     const unlimited = await addToken(t, u.id, { remain_quota: 0, unlimited_quota: 1 });
     const hold = await held(w, u.id, tk.id, 30);
     // The token has 40 left after the hold: that is all the hold can take.
-    expect(w.extend(hold, 50)).toBe(40);
+    expect(await w.extend(hold, 50)).toBe(40);
     expect(hold.amount).toBe(70);
     expect(w.tokenAvailable(tk.id)).toBe(0);
-    expect(w.extend(hold, 1)).toBe(0);
+    expect(await w.extend(hold, 1)).toBe(0);
     // An unlimited token is not the limit; the user's 30 left is.
     const other = await w.reserve({ userId: u.id, tokenId: unlimited.id, unlimitedToken: true, amount: 10 });
     if (!other.ok) throw new Error('the hold was refused');
-    expect(w.extend(other.hold, 100)).toBe(20);
+    expect(await w.extend(other.hold, 100)).toBe(20);
     // A hold of 0 (a free call) never grows.
     const free = await w.reserve({ userId: u.id, tokenId: tk.id, unlimitedToken: false, amount: 0 });
     if (!free.ok) throw new Error('the hold was refused');
-    expect(w.extend(free.hold, 5)).toBe(0);
+    expect(await w.extend(free.hold, 5)).toBe(0);
     // Settling releases the grown hold whole: the charge is what remains taken.
     w.settle(settlement(hold, 55));
     w.settle(settlement(other.hold, 0));

@@ -3,9 +3,8 @@
 import { Redis } from 'ioredis';
 import type { CacheBus, CacheTopic } from './cache-bus.js';
 
-const CHANNEL_PREFIX = 'sluice:cache:';
-
-export async function createRedisCacheBus(url: string): Promise<CacheBus> {
+export async function createRedisCacheBus(url: string, prefix = 'sluice:'): Promise<CacheBus> {
+  const CHANNEL_PREFIX = `${prefix}cache:`;
   const pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
   const sub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null });
   await Promise.all([pub.connect(), sub.connect()]);

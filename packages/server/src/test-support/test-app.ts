@@ -19,6 +19,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config => ({
   sqlitePath: '',
   sqlDsn: '',
   redisUrl: '',
+  redisPrefix: 'sluice:',
   sessionSecret: 'test-secret-that-is-long-enough-for-cookies',
   logLevel: 'silent',
   webDist: '/nonexistent',

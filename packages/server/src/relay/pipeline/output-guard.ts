@@ -24,7 +24,7 @@ export interface OutputGuardInput {
   promptEstimate: number;
   hold: Hold;
   /** Takes up to `extra` more quota for the hold; returns what it took. */
-  extend: (hold: Hold, extra: number) => number;
+  extend: (hold: Hold, extra: number) => Promise<number>;
   /** Counts what was delivered; the guard reads it when it turns exact. */
   counter: CompletionCounter;
   /**
@@ -72,7 +72,7 @@ export class OutputGuard {
         { promptTokens: input.promptEstimate, completionTokens: next + GROWTH_TOKENS },
         input.pricing,
       );
-      input.extend(input.hold, wanted - input.hold.amount);
+      await input.extend(input.hold, wanted - input.hold.amount);
       this.allowed = this.affordable();
       if (next > this.allowed) {
         this.stopped = true;

@@ -2,6 +2,7 @@
 // credential and channel caches, the circuit breaker and the usage-statistics recorder. (The app's
 // metrics are the context's: `ctx.metrics`.)
 import type { AppContext } from '../../app-context.js';
+import { createClusterHolds } from '../../billing/cluster-holds.js';
 import { createLedgerStore } from '../../billing/ledger-store.js';
 import { createLedgerWriter } from '../../billing/ledger-writer.js';
 import type { LedgerWriter } from '../../billing/ledger-writer.js';
@@ -62,6 +63,15 @@ export function relayRuntime(ctx: AppContext, logger: RelayLogger = silent): Rel
     breaker: createCircuitBreaker(DEFAULT_BREAKER, () => ctx.options.get('AutomaticDisableKeywords')),
     ledger: createLedgerWriter(createLedgerStore(ctx), {
       bus: ctx.bus,
+      // Cluster mode: holds are taken in Redis, where every node sees them.
+      ...(ctx.redis
+        ? {
+            cluster: createClusterHolds(ctx.redis, {
+              prefix: ctx.config.redisPrefix,
+              onError: (error) => runtime.logger.error({ err: error }, 'cluster holds: Redis did not answer'),
+            }),
+          }
+        : {}),
       onError: (error, settlement) =>
         runtime.logger.error(
           { err: error, userId: settlement?.hold.userId },
