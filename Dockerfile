@@ -44,4 +44,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # Node itself is PID 1, so SIGTERM from `docker stop` reaches the server, which drains calls in flight
 # for up to SHUTDOWN_TIMEOUT seconds: give the container longer than that to stop (docs/deploy.md).
 STOPSIGNAL SIGTERM
-CMD ["node", "packages/server/dist/main.js"]
+# The young generation capped at 8 MB a half, as `npm start` runs it (see packages/server/src/main.ts).
+CMD ["node", "--max-semi-space-size=8", "packages/server/dist/main.js"]

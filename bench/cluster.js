@@ -16,7 +16,7 @@ import {
   MODEL,
   UPSTREAM_KEY,
   bearer,
-  number,
+  commonConfig,
   openAiBodies,
   writeSection,
 } from './lib/common.js';
@@ -28,13 +28,9 @@ import { seedSluice, startSluice } from './lib/sluice.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const config = {
-  duration: number('BENCH_DURATION', 10),
-  warmup: number('BENCH_WARMUP', 2),
-  connections: number('BENCH_CONNECTIONS', 50),
-  sluiceLogLevel: process.env.BENCH_SLUICE_LOG_LEVEL ?? 'warn',
+  ...commonConfig(),
   pgDsn: process.env.BENCH_PG_DSN || 'postgres://postgres@127.0.0.1:5432/postgres',
   redisUrl: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379',
-  writeReadme: process.env.BENCH_NO_README !== '1',
 };
 
 // run.js's OpenAI → OpenAI scenario: the same model, request bodies and answer checks.

@@ -15,6 +15,7 @@ import {
   SHORT,
   UPSTREAM_KEY,
   bearer,
+  commonConfig,
   number,
   openAiBodies,
   writeSection,
@@ -27,14 +28,10 @@ import { startSluice } from './lib/sluice.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const config = {
-  duration: number('BENCH_DURATION', 10),
-  warmup: number('BENCH_WARMUP', 2),
-  connections: number('BENCH_CONNECTIONS', 50),
+  ...commonConfig(),
   sequential: number('BENCH_SEQUENTIAL', 2000),
-  sluiceLogLevel: process.env.BENCH_SLUICE_LOG_LEVEL ?? 'warn',
   // e.g. "--cpu-prof --cpu-prof-dir=/tmp/sluice-profile" to see where the relay spends its time.
   sluiceNodeArgs: (process.env.BENCH_SLUICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
-  writeReadme: process.env.BENCH_NO_README !== '1',
 };
 
 const anthropicBodies = (model) => ({

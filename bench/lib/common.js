@@ -9,6 +9,15 @@ export const number = (name, fallback) => {
   return value;
 };
 
+/** The knobs both benchmarks read (bench/README.md lists them). */
+export const commonConfig = () => ({
+  duration: number('BENCH_DURATION', 10),
+  warmup: number('BENCH_WARMUP', 2),
+  connections: number('BENCH_CONNECTIONS', 50),
+  sluiceLogLevel: process.env.BENCH_SLUICE_LOG_LEVEL ?? 'warn',
+  writeReadme: process.env.BENCH_NO_README !== '1',
+});
+
 export const MODEL = 'gpt-4o-mini';
 export const CLAUDE_MODEL = 'claude-3-5-haiku-20241022';
 export const UPSTREAM_KEY = 'sk-bench-upstream';

@@ -3,7 +3,7 @@
 // database a DSN names), and the built server (packages/server/dist) in its own process.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,13 @@ function freePort() {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** The `node` flags of `npm start` (package.json), so the benchmark runs the server as operators do. */
+function startFlags(root) {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const [, flags = ''] = /\bnode\s+((?:--\S+\s+)*)packages\/server\/dist\/main\.js/.exec(scripts.start) ?? [];
+  return flags.split(/\s+/).filter(Boolean);
 }
 
 /**
@@ -164,7 +171,7 @@ export async function startSluice({
   }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, main], {
+  const child = spawn(process.execPath, [...startFlags(root), ...nodeArgs, main], {
     cwd: dir,
     env: {
       ...process.env,

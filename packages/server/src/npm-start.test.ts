@@ -64,8 +64,8 @@ describe.skipIf(!existsSync(BUILT))('npm start', () => {
       const health = `http://127.0.0.1:${port}/healthz`;
       try {
         expect(await waitFor(() => answers(health), 30_000), output).toBe(true);
-        // What npm runs is node on the built file, nothing that compiles.
-        expect(output).toContain('node packages/server/dist/main.js');
+        // What npm runs is node (with its flags) on the built file, nothing that compiles.
+        expect(output).toMatch(/\bnode (--\S+ )*packages\/server\/dist\/main\.js/);
         npm.kill(signal);
         await exited;
         expect(await waitFor(async () => !(await answers(health)), 5_000), 'the server outlived npm').toBe(

@@ -35,8 +35,11 @@ export interface BalanceBook {
    * allows when the balance is tighter — or says whose balance is short. Accounts must be loaded.
    */
   reserve(req: HoldRequest): number | 'token' | 'user';
-  /** Adds up to `extra` to a hold in flight, as far as both balances allow; returns what it added. */
-  grow(hold: Hold, extra: number): number;
+  /**
+   * Adds up to `extra` to a hold in flight, as far as both balances allow (all of it or nothing when
+   * `whole`); returns what it added.
+   */
+  grow(hold: Hold, extra: number, whole?: boolean): number;
   /** Replaces the hold by the charge (a charge of 0 gives the whole hold back). */
   settle(s: Settlement): void;
   /** Gives a charge back when it could not be written (the database never got it). */
@@ -104,12 +107,14 @@ export function createBalanceBook(): BalanceBook {
       if (token) token.held += amount;
       return amount;
     },
-    grow(hold, extra) {
+    grow(hold, extra, whole = false) {
       const user = account('users', hold.userId);
       const token = hold.tokenId === null ? undefined : account('tokens', hold.tokenId);
       if (!user || (hold.tokenId !== null && !token) || extra <= 0) return 0;
       const tokenRoom = token && !hold.unlimitedToken ? spendable(token) : Number.POSITIVE_INFINITY;
-      const added = Math.min(extra, Math.max(0, Math.min(tokenRoom, spendable(user))));
+      const room = Math.max(0, Math.min(tokenRoom, spendable(user)));
+      if (whole && room < extra) return 0;
+      const added = Math.min(extra, room);
       user.held += added;
       if (token) token.held += added;
       hold.amount += added;

@@ -12,7 +12,7 @@ import type { Hold, HoldRequest, Settlement } from './ledger.js';
 
 export interface ClusterLedger {
   reserve(req: HoldRequest): Promise<number | 'token' | 'user'>;
-  grow(hold: Hold, extra: number): Promise<number>;
+  grow(hold: Hold, extra: number, whole: boolean): Promise<number>;
   /**
    * This node's pending fell by `amount` (a settlement below its hold, a charge not written). Redis
    * hears of it with the next cycle (within a flush interval): until then the amount still counts as
@@ -167,14 +167,15 @@ export function createClusterLedger(
       }
       return 'user';
     },
-    async grow(hold, extra) {
+    async grow(hold, extra, whole) {
       if (extra <= 0) return 0;
       const answer = await take(
         { ...hold, unlimitedToken: hold.unlimitedToken ?? false, amount: extra },
         extra,
-        true,
+        !whole,
       );
-      if (!answer) return book.grow(hold, extra);
+      if (!answer) return book.grow(hold, extra, whole);
+      if (!answer.granted) return 0;
       const added = book.grow(hold, answer.amount);
       if (added < answer.amount) release(hold.userId, hold.tokenId, answer.amount - added);
       return added;

@@ -18,9 +18,10 @@ export interface LedgerWriter {
   reserve(req: HoldRequest): Promise<ReserveResult>;
   /**
    * Takes up to `extra` more for a call in flight (a stream that produced more than it held), as far
-   * as the balances allow, in one atomic step; returns what it took. A hold of 0 cannot grow.
+   * as the balances allow (all of it or nothing when `whole`), in one atomic step; returns what it
+   * took. A hold of 0 cannot grow.
    */
-  extend(hold: Hold, extra: number): Promise<number>;
+  extend(hold: Hold, extra: number, whole?: boolean): Promise<number>;
   /** Charges the call in memory and queues the write; the caller does not wait for it. */
   settle(settlement: Settlement): void;
   /** What the token can still spend, when it is loaded. */
@@ -291,9 +292,9 @@ export function createLedgerWriter(store: LedgerStore, options: LedgerWriterOpti
       return { ok: true, hold };
     },
     // Only a hold already counted as open can grow: settle uncounts holds of more than 0.
-    extend: async (hold, extra) => {
+    extend: async (hold, extra, whole = false) => {
       if (hold.amount <= 0) return 0;
-      return shared ? shared.grow(hold, extra) : book.grow(hold, extra);
+      return shared ? shared.grow(hold, extra, whole) : book.grow(hold, extra, whole);
     },
     settle(settlement) {
       book.settle(settlement);

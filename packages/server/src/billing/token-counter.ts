@@ -1,18 +1,25 @@
 // Counting tokens ourselves, only when an upstream reports no usage (or a stream ends before its usage
 // event). The tokenizer loads on first need; generated text is counted in pieces as it arrives, so a
 // long stream never keeps its whole text in memory.
+import type { EncodingName } from './bpe-ranks.js';
+import { loadBpeRanks } from './bpe-ranks.js';
+
 type Counter = (text: string) => number;
-type EncodingName = 'o200k_base' | 'cl100k_base';
 
 const loaded = new Map<EncodingName, Promise<Counter>>();
+
+async function encoding(name: EncodingName): Promise<Counter> {
+  const [{ GptEncoding }, ranks] = await Promise.all([
+    import('gpt-tokenizer/GptEncoding'),
+    loadBpeRanks(name),
+  ]);
+  return GptEncoding.getEncodingApi(name, () => ranks).countTokens;
+}
 
 function load(name: EncodingName): Promise<Counter> {
   let counter = loaded.get(name);
   if (!counter) {
-    counter =
-      name === 'cl100k_base'
-        ? import('gpt-tokenizer/encoding/cl100k_base').then((m) => m.countTokens)
-        : import('gpt-tokenizer/encoding/o200k_base').then((m) => m.countTokens);
+    counter = encoding(name);
     loaded.set(name, counter);
   }
   return counter;

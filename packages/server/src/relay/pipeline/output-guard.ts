@@ -2,10 +2,12 @@
 // The upstream was told an output limit the hold covers, but an upstream that ignores it must not
 // take the caller past what they have. The check works in output tokens against the same prompt
 // estimate the hold was sized with, so an upstream that keeps to its limit is never cut. While the
-// text so far is surely inside the hold (3 tokens per UTF-16 unit bounds any tokenizer: a token is
-// at least one UTF-8 byte), an event costs one addition; past that, every event is counted exactly.
-// An event the hold does not cover first grows the hold from what the caller has left; when that is
-// not enough, the event is not sent and the stream ends there.
+// text so far is surely inside the hold (its UTF-8 bytes bound its tokens: a token is at least one
+// byte), an event costs one addition. Past that bound the hold first tries to grow to the bound (and
+// GROWTH_TOKENS more), whole or not at all, from what the caller has left: a caller who can afford it
+// keeps the cheap check, and the tokenizer is never loaded for them. Otherwise every event is counted
+// exactly from then on; an event the hold does not cover grows the hold as far as the balance allows,
+// and when that is not enough, the event is not sent and the stream ends there.
 import type { TokenPricing } from '@sluice/shared';
 import { tokenQuota } from '@sluice/shared';
 import type { Hold } from '../../billing/ledger.js';
@@ -23,8 +25,8 @@ export interface OutputGuardInput {
   pricing: TokenPricing;
   promptEstimate: number;
   hold: Hold;
-  /** Takes up to `extra` more quota for the hold; returns what it took. */
-  extend: (hold: Hold, extra: number) => Promise<number>;
+  /** Takes up to `extra` more quota for the hold (all of it or nothing when `whole`); returns what it took. */
+  extend: (hold: Hold, extra: number, whole?: boolean) => Promise<number>;
   /** Counts what was delivered; the guard reads it when it turns exact. */
   counter: CompletionCounter;
   /**
@@ -54,7 +56,7 @@ export class OutputGuard {
   /** True while `text` is surely paid for; false means `admit` must decide. */
   fits(text: string): boolean {
     if (this.exact) return false;
-    this.bound += text.length * 3;
+    this.bound += Buffer.byteLength(text);
     return this.bound <= this.allowed;
   }
 
@@ -62,6 +64,9 @@ export class OutputGuard {
   async admit(text: string): Promise<boolean> {
     if (this.stopped) return false;
     const { input } = this;
+    if (!this.exact && this.bound > this.allowed && (await this.growTo(this.bound + GROWTH_TOKENS))) {
+      return true;
+    }
     if (!this.exact) {
       const [delivered, count] = await Promise.all([input.counter.total(), tokenCounterFor(input.model)]);
       this.exact = { delivered, count };
@@ -81,6 +86,18 @@ export class OutputGuard {
     }
     this.exact.delivered = next;
     return true;
+  }
+
+  /** Grows the hold to pay for `tokens` of output, whole or not at all; true when it now does. */
+  private async growTo(tokens: number): Promise<boolean> {
+    const { input } = this;
+    const wanted = tokenQuota(
+      { promptTokens: input.promptEstimate, completionTokens: tokens },
+      input.pricing,
+    );
+    if (wanted > input.hold.amount) await input.extend(input.hold, wanted - input.hold.amount, true);
+    this.allowed = this.affordable();
+    return this.bound <= this.allowed;
   }
 
   /** Whether the guard ended the stream. */

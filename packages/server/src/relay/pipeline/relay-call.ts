@@ -184,7 +184,7 @@ export async function runRelayCall(input: RelayCallInput): Promise<void> {
           pricing,
           promptEstimate,
           hold,
-          extend: (held, extra) => rt.ledger.extend(held, extra),
+          extend: (held, extra, whole) => rt.ledger.extend(held, extra, whole),
           heldOutput,
         }
       : undefined;
