@@ -29,8 +29,14 @@ async function main(): Promise<void> {
   const db = await createDb({ sqlDsn: config.sqlDsn, sqlitePath: config.sqlitePath });
   // Cluster mode: cache invalidation and rate limits shared through Redis.
   // Loaded only when used, as the database drivers are: a single node keeps its memory for the relay.
+  // Auto-pipelining: the commands of one tick (every relay call's hold is one) go in one write. Under
+  // `npm run bench:cluster` one node on PostgreSQL + Redis kept 0.45× to 0.47× of the pass-through's
+  // JSON throughput with it, 0.40× without (0.52× to 0.55× on PostgreSQL alone).
   const redis = config.redisUrl
-    ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 3 })
+    ? new (await import('ioredis')).Redis(config.redisUrl, {
+        maxRetriesPerRequest: 3,
+        enableAutoPipelining: true,
+      })
     : undefined;
   const bus = config.redisUrl
     ? await (

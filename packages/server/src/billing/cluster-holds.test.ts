@@ -178,6 +178,29 @@ describe.skipIf(!url)('holds across nodes', () => {
     expect((await b.reserve({ ...req, amount: 200 })).ok).toBe(true);
   });
 
+  it('holds from its own book while Redis does not answer', async () => {
+    fresh();
+    // Nothing listens on port 1: every command fails at once.
+    const dead = new Redis({ port: 1, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
+    dead.on('error', () => undefined);
+    const errors: unknown[] = [];
+    const w = createLedgerWriter(createLedgerStore(t.db), {
+      bus: t.app.ctx.bus,
+      flushMs: 5,
+      cluster: createClusterHolds(dead, { prefix }),
+      onError: (error) => errors.push(error),
+    });
+    open.push({ writer: w, redis: dead });
+    const req = await account(1_000, 1_000_000);
+    const hold = await granted(w, { ...req, amount: 600 });
+    // The node's own book still refuses what it cannot cover, and bills what it served.
+    expect(await w.reserve({ ...req, amount: 500 })).toEqual({ ok: false, short: 'user' });
+    w.settle(settlement(hold, 250));
+    await w.drain();
+    expect(await userQuota(req.userId)).toBe(750);
+    expect(errors.length).toBeGreaterThan(0);
+  });
+
   it('the node that closes takes its entries out of Redis', async () => {
     fresh();
     const a = node();

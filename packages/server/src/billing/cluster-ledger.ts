@@ -46,6 +46,8 @@ export interface Asked {
 
 /** Tries a shrinking hold this many times when other nodes take the room between two tries. */
 const TRIES = 3;
+/** How long a node holds from its own book alone after Redis failed, before it asks Redis again. */
+const RETRY_MS = 1_000;
 
 export function createClusterLedger(
   holds: ClusterHolds,
@@ -63,6 +65,8 @@ export function createClusterLedger(
   /** Takes sent to Redis and not answered yet: a resync must not overwrite them. */
   let inFlight = 0;
   let degraded = false;
+  /** No take is sent to Redis before then (it just failed). */
+  let retryAt = 0;
   /** Given back since the last cycle, by accountKey. */
   let back = new Map<string, Account & { amount: number }>();
   holds.onResyncNeeded(options.onRefresh);
@@ -94,6 +98,8 @@ export function createClusterLedger(
   };
 
   async function take(req: HoldRequest, amount: number, partial: boolean) {
+    // While Redis is failing, calls do not each wait for it to fail again: one try a second.
+    if (Date.now() < retryAt) return undefined;
     inFlight++;
     try {
       const answer = await holds.take({
@@ -112,6 +118,7 @@ export function createClusterLedger(
     } catch (error) {
       if (!degraded) options.onError(error);
       degraded = true;
+      retryAt = Date.now() + RETRY_MS;
       return undefined;
     } finally {
       inFlight--;
