@@ -218,7 +218,7 @@ export function createClusterHolds(redis: Redis, options: ClusterHoldsOptions = 
   const r = redis as unknown as Redis & Commands;
   let dirty = false;
   let resyncListener: () => void = () => undefined;
-  /** Accounts whose hash has this node's field, for the cleanup at close. */
+  /** Accounts whose hash may have this node's field: for the resync and the cleanup at close. */
   const touched = new Set<string>();
 
   const markDirty = () => {
@@ -290,6 +290,9 @@ export function createClusterHolds(redis: Redis, options: ClusterHoldsOptions = 
         const move = moves?.get(name);
         return [move?.back ?? 0, move?.committed ?? 0];
       });
+      keys.forEach((key, i) => {
+        if (amounts[2 * i] !== 0 || amounts[2 * i + 1] !== 0) touched.add(key);
+      });
       const answer = await r
         .sluiceCommit(keys.length + 1, NODES, ...keys, node, ...amounts)
         .catch((error: unknown) => {
@@ -309,6 +312,9 @@ export function createClusterHolds(redis: Redis, options: ClusterHoldsOptions = 
         for (const p of pending) batch.hset(keyOf(p.kind, p.id), field, p.amount);
         for (const key of touched) if (!now.has(key)) batch.hdel(key, field);
         await batch.exec();
+        // This node's entries are now exactly the pending ones.
+        touched.clear();
+        for (const key of now) touched.add(key);
       } catch (error) {
         failed(error);
       }
