@@ -3,8 +3,9 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderPage } from '../../test/render';
-import { DataTable, knownPageCount, useList } from './index';
-import type { ListFetchArgs } from './index';
+import { Form, Input } from 'antd';
+import { DataTable, ListSearch, knownPageCount, useList } from './index';
+import type { ListFetchArgs, ListFilters } from './index';
 
 interface Row {
   id: number;
@@ -102,5 +103,55 @@ describe('DataTable with useList', () => {
     await waitFor(() =>
       expect(fetchPage.mock.calls.at(-1)?.[0]).toMatchObject({ page: 0, filters: { keyword: 'abc' } }),
     );
+  });
+});
+
+describe('ListSearch', () => {
+  /** A list page's search row; `duringSearch` runs while a submitted search is still on its way. */
+  function SearchHarness({ duringSearch }: { duringSearch: () => void }) {
+    const list = useList<Row>({
+      id: 'search',
+      fetchPage: async () => rows(1, 1),
+      rowKey: (r) => r.id,
+      filters: { keyword: '' },
+    });
+    const search = (filters: ListFilters) => {
+      list.search(filters);
+      duringSearch();
+    };
+    return (
+      <ListSearch list={{ ...list, search }}>
+        <Form.Item name="keyword">
+          <Input aria-label="keyword" />
+        </Form.Item>
+      </ListSearch>
+    );
+  }
+
+  it('keeps what the user typed while a search was under way, and follows back and forward', async () => {
+    const field = () => screen.getByLabelText<HTMLInputElement>('keyword');
+    let typeMore = true;
+    const { router } = renderPage(
+      <SearchHarness
+        duringSearch={() => {
+          if (typeMore) fireEvent.change(field(), { target: { value: 'abcd' } });
+        }}
+      />,
+      { path: '/list' },
+    );
+    fireEvent.change(field(), { target: { value: 'abc' } });
+    fireEvent.click(screen.getByRole('button', { name: /query/i }));
+    await waitFor(() => expect(router.state.location.search).toBe('?keyword=abc'));
+    // The URL caught up with the search; the newer text is still in the field.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(field().value).toBe('abcd');
+
+    typeMore = false;
+    fireEvent.click(screen.getByRole('button', { name: /query/i }));
+    await waitFor(() => expect(router.state.location.search).toBe('?keyword=abcd'));
+    await router.navigate(-1);
+    await waitFor(() => expect(field().value).toBe('abc'));
+    await router.navigate(1);
+    await waitFor(() => expect(field().value).toBe('abcd'));
   });
 });

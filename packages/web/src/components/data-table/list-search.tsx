@@ -3,7 +3,7 @@
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { Button, Form, Space } from 'antd';
 import type { ReactNode } from 'react';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ListFilters, ListState } from './use-list';
 
@@ -21,14 +21,27 @@ export function ListSearch<T>({
   const { t } = useTranslation();
   const [form] = Form.useForm<ListFilters>();
 
-  // Back/forward changes the filters in the URL; the fields follow.
-  useEffect(() => form.setFieldsValue(list.filters), [form, list.filters]);
+  /** What the user last submitted, until the list's filters catch up with it. */
+  const submitted = useRef<ListFilters | null>(null);
+
+  // Back/forward and reset change the filters; the fields follow. The filters catching up with the
+  // user's own search leave the fields alone: what was typed since (while the search was under way)
+  // stays.
+  const filters = JSON.stringify(list.filters);
+  useEffect(() => {
+    const own = submitted.current;
+    submitted.current = null;
+    const current = JSON.parse(filters) as ListFilters;
+    if (own && Object.entries(current).every(([name, value]) => (own[name] ?? '') === value)) return;
+    form.setFieldsValue(current);
+  }, [form, filters]);
 
   const submit = (values: Record<string, unknown>) => {
     const next: ListFilters = {};
     for (const [name, value] of Object.entries(values)) {
       next[name] = value === undefined || value === null ? '' : String(value).trim();
     }
+    submitted.current = next;
     list.search(next);
   };
 
@@ -46,6 +59,7 @@ export function ListSearch<T>({
             icon={<ReloadOutlined />}
             onClick={() => {
               form.resetFields();
+              submitted.current = null;
               list.search({});
             }}
           >
