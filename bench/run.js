@@ -21,7 +21,7 @@ import {
   writeSection,
 } from './lib/common.js';
 import { sequential, throughput } from './lib/load.js';
-import { memoryOf, startListening, stop } from './lib/processes.js';
+import { memoryNowAndSettled, startListening, stop } from './lib/processes.js';
 import { renderResults } from './lib/report.js';
 import { startSluice } from './lib/sluice.js';
 
@@ -144,7 +144,7 @@ async function main() {
       { target: 'pass-through', url: pass.url, key: UPSTREAM_KEY },
       ...(sluice.available ? [{ target: 'sluice', url: sluice.url, key: sluice.token }] : []),
     ];
-    const memoryBefore = sluice.available ? memoryOf(sluice.proc.child.pid) : undefined;
+    const memoryBefore = sluice.available ? await memoryNowAndSettled(sluice.proc.child.pid) : undefined;
 
     const throughputRows = [];
     for (const scenario of SCENARIOS) {
@@ -195,7 +195,7 @@ async function main() {
     }
 
     const memory = sluice.available
-      ? { before: memoryBefore, after: memoryOf(sluice.proc.child.pid) }
+      ? { before: memoryBefore, after: await memoryNowAndSettled(sluice.proc.child.pid) }
       : undefined;
     const section = renderResults({
       config,

@@ -48,6 +48,25 @@ export function stop(proc) {
   });
 }
 
+/**
+ * The process's memory read at once, and again once its RSS has stopped moving (two readings 250 ms
+ * apart within 1 MiB, at most 5 s later). Right after its first upstream calls Sluice's RSS rises by
+ * about 30 MiB of native memory for a tenth of a second (V8 compiling undici's HTTP parser, a
+ * WebAssembly module, to optimized code) and falls back; a reading at once catches or misses that at
+ * random, the settled one does not (the peak figure reports it).
+ */
+export async function memoryNowAndSettled(pid) {
+  const now = memoryOf(pid);
+  let last = now;
+  for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const next = memoryOf(pid);
+    if (Math.abs(next.rssMiB - last.rssMiB) < 1) return { ...now, settledMiB: next.rssMiB };
+    last = next;
+  }
+  return { ...now, settledMiB: last.rssMiB };
+}
+
 /** Resident and peak resident memory of a process, in MiB (Linux /proc). */
 export function memoryOf(pid) {
   try {

@@ -113,8 +113,9 @@ export function renderResults({ config, throughput, latency, memory, sluice, dat
     out.push('### Sluice memory');
     out.push('');
     out.push(
-      `RSS ${fixed(memory.before.rssMiB, 1)} MiB after start-up, ${fixed(memory.after.rssMiB, 1)} MiB after the runs ` +
-        `(peak ${fixed(memory.after.peakMiB, 1)} MiB).`,
+      `RSS ${fixed(memory.before.rssMiB, 1)} MiB after start-up (settled ${fixed(memory.before.settledMiB, 1)}), ` +
+        `${fixed(memory.after.rssMiB, 1)} MiB after the runs (settled ${fixed(memory.after.settledMiB, 1)}; ` +
+        `peak ${fixed(memory.after.peakMiB, 1)} MiB).`,
     );
   }
   return out.join('\n');
