@@ -45,4 +45,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # for up to SHUTDOWN_TIMEOUT seconds: give the container longer than that to stop (docs/deploy.md).
 STOPSIGNAL SIGTERM
 # The young generation capped at 8 MB a half, as `npm start` runs it (see packages/server/src/main.ts).
-CMD ["node", "--max-semi-space-size=8", "packages/server/dist/main.js"]
+CMD ["node", "--max-semi-space-size=8", "packages/server/dist/sluice.js"]

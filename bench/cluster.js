@@ -183,7 +183,7 @@ const writeReadme = (section) => writeSection(join(here, 'README.md'), 'cluster-
 async function main() {
   const loadAtStart = loadavg()[0];
   const mockCli = join(root, 'packages/mock-upstream/dist/cli.js');
-  if (!existsSync(join(root, 'packages/server/dist/main.js')) || !existsSync(mockCli))
+  if (!existsSync(join(root, 'packages/server/dist/sluice.js')) || !existsSync(mockCli))
     throw new Error('the server or the mock upstream is not built: run `npm run bench:cluster`');
 
   // Both services first: without them there is nothing to measure.

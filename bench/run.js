@@ -131,6 +131,8 @@ async function main() {
       nodeArgs: config.sluiceNodeArgs,
     });
     if (sluice.proc) running.push(sluice.proc);
+    // Right after start: the server answers, and no call has reached the relay yet.
+    const memoryAtStart = sluice.available ? await memoryNowAndSettled(sluice.proc.child.pid) : undefined;
     if (sluice.available) {
       const problem = await probe(sluice.url, sluice.token);
       if (problem) sluice = { ...sluice, available: false, reason: problem };
@@ -195,7 +197,11 @@ async function main() {
     }
 
     const memory = sluice.available
-      ? { before: memoryBefore, after: await memoryNowAndSettled(sluice.proc.child.pid) }
+      ? {
+          start: memoryAtStart,
+          before: memoryBefore,
+          after: await memoryNowAndSettled(sluice.proc.child.pid),
+        }
       : undefined;
     const section = renderResults({
       config,

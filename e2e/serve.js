@@ -15,4 +15,4 @@ process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'warn';
 process.env.INITIAL_ROOT_PASSWORD = '123456';
 // Every spec signs in; the production default (20 per 20 minutes per address) would trip.
 process.env.CRITICAL_RATE_LIMIT = process.env.CRITICAL_RATE_LIMIT ?? '1000';
-await import('../packages/server/dist/main.js');
+await import('../packages/server/dist/sluice.js');

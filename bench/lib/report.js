@@ -113,7 +113,8 @@ export function renderResults({ config, throughput, latency, memory, sluice, dat
     out.push('### Sluice memory');
     out.push('');
     out.push(
-      `RSS ${fixed(memory.before.rssMiB, 1)} MiB after start-up (settled ${fixed(memory.before.settledMiB, 1)}), ` +
+      `RSS ${fixed(memory.start.rssMiB, 1)} MiB right after start (settled ${fixed(memory.start.settledMiB, 1)}), ` +
+        `${fixed(memory.before.rssMiB, 1)} MiB after the probe calls (settled ${fixed(memory.before.settledMiB, 1)}), ` +
         `${fixed(memory.after.rssMiB, 1)} MiB after the runs (settled ${fixed(memory.after.settledMiB, 1)}; ` +
         `peak ${fixed(memory.after.peakMiB, 1)} MiB).`,
     );

@@ -24,11 +24,14 @@ function freePort() {
   });
 }
 
-/** The `node` flags of `npm start` (package.json), so the benchmark runs the server as operators do. */
-function startFlags(root) {
+/**
+ * What `npm start` (package.json) runs: node's flags and the built file, so the benchmark runs the
+ * server as operators do.
+ */
+function startCommand(root) {
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const [, flags = ''] = /\bnode\s+((?:--\S+\s+)*)packages\/server\/dist\/main\.js/.exec(scripts.start) ?? [];
-  return flags.split(/\s+/).filter(Boolean);
+  const [, flags = '', file = ''] = /\bnode\s+((?:--\S+\s+)*)(\S+\.js)\b/.exec(scripts.start) ?? [];
+  return { flags: flags.split(/\s+/).filter(Boolean), main: join(root, file) };
 }
 
 /**
@@ -157,8 +160,8 @@ export async function startSluice({
   database,
   redis,
 }) {
-  const main = join(root, 'packages/server/dist/main.js');
-  if (!existsSync(main)) return { available: false, reason: 'packages/server/dist/main.js is not built' };
+  const { flags, main } = startCommand(root);
+  if (!existsSync(main)) return { available: false, reason: `${main} is not built` };
   const dir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
   const sqlitePath = join(dir, 'sluice.db');
   let token = database?.token;
@@ -171,7 +174,7 @@ export async function startSluice({
   }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...startFlags(root), ...nodeArgs, main], {
+  const child = spawn(process.execPath, [...flags, ...nodeArgs, main], {
     cwd: dir,
     env: {
       ...process.env,

@@ -242,7 +242,7 @@ describe('the Dockerfile', () => {
     expect(sources.filter(ignored)).toEqual([]);
     const stale = [
       'node_modules/fastify/package.json',
-      'packages/server/dist/main.js',
+      'packages/server/dist/sluice.js',
       // A stale build record without its dist would make `tsc -b` build nothing.
       'packages/server/tsconfig.tsbuildinfo',
       'data/sluice.db',

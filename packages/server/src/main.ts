@@ -1,4 +1,5 @@
 // Entry point: configuration → database → app → listen; drains and closes on SIGTERM/SIGINT.
+import { Session } from 'node:inspector/promises';
 import { setFlagsFromString } from 'node:v8';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -24,6 +25,27 @@ setFlagsFromString('--heap-growing-percent=20');
 // At 8, RSS was 15 to 25 MiB lower after start and after the load, with collections taking 37 to 45 µs
 // of main-thread time per call against 26 to 49 by default. At 4 they took 117 µs a call.
 
+/**
+ * One memory-reducing collection once the app is built, before the first call. Loading the modules
+ * and building the routes grows V8's young generation to its cap (16 MB with the flag above), which
+ * stays resident until V8's memory reducer notices the process is idle, 10 to 20 s later. Node has no
+ * call that asks for that collection; the inspector's HeapProfiler.collectGarbage is V8's low-memory
+ * notification (an in-process session: no port is opened, nothing else is enabled). It takes about
+ * 15 ms. Measured on the built server (dist/sluice.js), ready and before any call: 81 MiB resident
+ * with it in every run, 97 to 99 without (and 113 for a build that only named things differently).
+ * The young generation grows back under load as before.
+ */
+async function collectStartUpGarbage(): Promise<void> {
+  const session = new Session();
+  try {
+    session.connect();
+    await session.post('HeapProfiler.collectGarbage');
+    session.disconnect();
+  } catch {
+    // A Node built without the inspector: start as is.
+  }
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = await createDb({ sqlDsn: config.sqlDsn, sqlitePath: config.sqlitePath });
@@ -44,6 +66,8 @@ async function main(): Promise<void> {
       ).createRedisCacheBus(config.redisUrl, config.redisPrefix)
     : undefined;
   const app = await buildApp({ config, db, redis, bus, logger: { level: config.logLevel } });
+  await app.ready();
+  await collectStartUpGarbage();
   const connections = trackConnections(app.server);
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -1,15 +1,17 @@
 // `npm start` as an operator runs it: the server npm ci built, started by node alone (no compile, no
 // TypeScript at run time), and stopped by the signal npm is sent — no orphan left serving the port.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { SourceMap } from 'node:module';
+import type { SourceMapPayload } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from './test-support/server-process.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const BUILT = join(ROOT, 'packages/server/dist/main.js');
+const BUILT = join(ROOT, 'packages/server/dist/sluice.js');
 
 const answers = async (url: string): Promise<boolean> => {
   try {
@@ -65,7 +67,21 @@ describe.skipIf(!existsSync(BUILT))('npm start', () => {
       try {
         expect(await waitFor(() => answers(health), 30_000), output).toBe(true);
         // What npm runs is node (with its flags) on the built file, nothing that compiles.
-        expect(output).toMatch(/\bnode (--\S+ )*packages\/server\/dist\/main\.js/);
+        expect(output).toMatch(/\bnode (--\S+ )*packages\/server\/dist\/sluice\.js/);
+        // The bundle answers as the sources do: the console's API, the relay, the API reference.
+        const base = `http://127.0.0.1:${port}`;
+        const status = (await (await fetch(`${base}/api/status`)).json()) as { success: boolean };
+        expect(status.success).toBe(true);
+        const relay = await fetch(`${base}/v1/chat/completions`, { method: 'POST', body: '{}' });
+        expect(relay.status).toBe(401);
+        expect(((await relay.json()) as { error: { type: string } }).error.type).toBeTruthy();
+        const reference = (await (await fetch(`${base}/api/openapi.json`)).json()) as {
+          info: { version: string };
+        };
+        const manifest = JSON.parse(readFileSync(join(ROOT, 'packages/server/package.json'), 'utf8')) as {
+          version: string;
+        };
+        expect(reference.info.version).toBe(manifest.version);
         npm.kill(signal);
         await exited;
         expect(await waitFor(async () => !(await answers(health)), 5_000), 'the server outlived npm').toBe(
@@ -77,4 +93,18 @@ describe.skipIf(!existsSync(BUILT))('npm start', () => {
     },
     60_000,
   );
+
+  it("maps the bundle's code back to tsc's modules (for --enable-source-maps)", () => {
+    const bundle = readFileSync(BUILT, 'utf8');
+    expect(bundle).toMatch(/\/\/# sourceMappingURL=sluice\.js\.map\s*$/);
+    const map = new SourceMap(JSON.parse(readFileSync(`${BUILT}.map`, 'utf8')) as SourceMapPayload);
+    // A message only main.ts logs: where the bundle holds it, the map names main.ts's compiled module.
+    const at = bundle.indexOf('shutting down: draining calls');
+    expect(at).toBeGreaterThan(0);
+    const before = bundle.slice(0, at);
+    const line = before.split('\n').length - 1;
+    const column = at - (before.lastIndexOf('\n') + 1);
+    const entry = map.findEntry(line, column) as { originalSource?: string };
+    expect(entry.originalSource).toMatch(/(^|\/)main\.js$/);
+  });
 });

@@ -297,12 +297,24 @@ function operation(doc: RouteDoc, path: string, aliasOf?: string): OpenApiOperat
   };
 }
 
-/** The server's version, from its package.json (beside src/ and dist/ alike). */
+const SERVER_MANIFEST = z.object({ name: z.literal('@sluice/server'), version: z.string() });
+
+/**
+ * The server's version, from its package.json: the first one named @sluice/server above this module,
+ * which sits deeper in src/ and in tsc's dist/ than in the bundled dist/sluice.js.
+ */
 function serverVersion(): string {
-  const manifest: unknown = JSON.parse(
-    readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
-  );
-  return z.object({ version: z.string() }).parse(manifest).version;
+  for (let up = '../'; up.length <= 4 * 3; up += '../') {
+    let text: string;
+    try {
+      text = readFileSync(new URL(`${up}package.json`, import.meta.url), 'utf8');
+    } catch {
+      continue;
+    }
+    const manifest = SERVER_MANIFEST.safeParse(JSON.parse(text));
+    if (manifest.success) return manifest.data.version;
+  }
+  throw new Error("the server's package.json was not found");
 }
 
 export function buildOpenApiDocument(docs: readonly RouteDoc[], version: string): OpenApiDocument {
