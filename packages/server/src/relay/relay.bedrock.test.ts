@@ -15,7 +15,7 @@ import type { MockUpstream, RecordedRequest } from '@sluice/mock-upstream';
 import { CHANNEL_STATUS } from '@sluice/shared';
 import { testDialects } from '../test-support/databases.js';
 import type { Caller, TestApp } from '../test-support/test-app.js';
-import { MOCK_AWS_KEY, channelRow, lastConsumeLog } from '../test-support/relay-kit.js';
+import { MOCK_AWS_KEY, channelRow, consumeLogs, lastConsumeLog } from '../test-support/relay-kit.js';
 import type { TestToken } from '../test-support/relay-kit.js';
 import { anthropicBill, pricingOptions } from '../test-support/relay-bills.js';
 import {
@@ -148,7 +148,8 @@ describe.each(testDialects())('Claude on AWS Bedrock through the relay on %s', (
       expect(Number((await lastConsumeLog(t, user.id)).quota)).toBe(anthropicBill(expected, pricing));
     });
 
-    it('tells a failure inside the stream as an Anthropic error event', async () => {
+    it('tells a failure inside the stream as an Anthropic error event, and bills what came before it', async () => {
+      const billedBefore = (await consumeLogs(t, user.id)).length;
       const stream = claude.messages.stream({
         model: API_KEY_MODEL,
         max_tokens: 200,
@@ -157,6 +158,9 @@ describe.each(testDialects())('Claude on AWS Bedrock through the relay on %s', (
       const failure = await stream.finalMessage().catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(Anthropic.APIError);
       expect(String((failure as Error).message)).toMatch(/modelStreamErrorException/);
+      // The server settles the call after the client has read the error event: wait for its log row,
+      // so the tests after this one find their own call's row as the newest.
+      await expect.poll(async () => (await consumeLogs(t, user.id)).length).toBe(billedBefore + 1);
     });
   });
 
