@@ -10,6 +10,8 @@ import type { Db, DialectName } from '../db/create-db.js';
 import { randomString } from '../platform/random.js';
 
 export interface TestDb extends Db {
+  /** Where a server process finds the same database (SQL_DSN); '' for SQLite. */
+  dsn: string;
   /** Drops the database and closes the pool. */
   dispose(): Promise<void>;
 }
@@ -33,6 +35,7 @@ export async function createTestDb(dialect: DialectName = 'sqlite'): Promise<Tes
     const db = await createDb({ sqlDsn: '', sqlitePath: join(dir, 'test.db') });
     return {
       ...db,
+      dsn: '',
       async dispose() {
         await db.close();
         rmSync(dir, { recursive: true, force: true });
@@ -52,9 +55,11 @@ export async function createTestDb(dialect: DialectName = 'sqlite'): Promise<Tes
       }
     };
     await run(`CREATE DATABASE ${name}`);
-    const db = await createDb({ sqlDsn: withDatabase(admin, name), sqlitePath: '' });
+    const dsn = withDatabase(admin, name);
+    const db = await createDb({ sqlDsn: dsn, sqlitePath: '' });
     return {
       ...db,
+      dsn,
       async dispose() {
         await db.close();
         // Without FORCE: terminating the pool's last connections would surface as unhandled errors.
@@ -81,9 +86,11 @@ export async function createTestDb(dialect: DialectName = 'sqlite'): Promise<Tes
     }
   };
   await run(`CREATE DATABASE ${name} CHARACTER SET utf8mb4`);
-  const db = await createDb({ sqlDsn: withDatabase(admin, name), sqlitePath: '' });
+  const dsn = withDatabase(admin, name);
+  const db = await createDb({ sqlDsn: dsn, sqlitePath: '' });
   return {
     ...db,
+    dsn,
     async dispose() {
       await db.close();
       await run(`DROP DATABASE IF EXISTS ${name}`);
