@@ -40,9 +40,10 @@ async function collectStartUpGarbage(): Promise<void> {
   try {
     session.connect();
     await session.post('HeapProfiler.collectGarbage');
-    session.disconnect();
   } catch {
     // A Node built without the inspector: start as is.
+  } finally {
+    session.disconnect();
   }
 }
 

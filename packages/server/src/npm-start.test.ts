@@ -75,7 +75,7 @@ describe.skipIf(!existsSync(BUILT))('npm start', () => {
         expect(status.success).toBe(true);
         const relay = await fetch(`${base}/v1/chat/completions`, { method: 'POST', body: '{}' });
         expect(relay.status).toBe(401);
-        expect(((await relay.json()) as { error: { type: string } }).error.type).toBeTruthy();
+        expect(((await relay.json()) as { error: { code: string } }).error.code).toBe('missing_api_key');
         const reference = (await (await fetch(`${base}/api/openapi.json`)).json()) as {
           info: { version: string };
         };

@@ -304,7 +304,7 @@ const SERVER_MANIFEST = z.object({ name: z.literal('@sluice/server'), version: z
  * which sits deeper in src/ and in tsc's dist/ than in the bundled dist/sluice.js.
  */
 function serverVersion(): string {
-  for (let up = '../'; up.length <= 4 * 3; up += '../') {
+  for (const up of ['../', '../../', '../../../']) {
     let text: string;
     try {
       text = readFileSync(new URL(`${up}package.json`, import.meta.url), 'utf8');
