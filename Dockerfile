@@ -32,6 +32,7 @@ RUN npm ci --omit=dev --workspace=@sluice/server --ignore-scripts \
 COPY --from=build /src/packages/shared/dist packages/shared/dist
 COPY --from=build /src/packages/server/dist packages/server/dist
 COPY --from=build /src/packages/web/dist packages/web/dist
+COPY --from=build /src/packages/web/dist-first-paint packages/web/dist-first-paint
 # The application stays root's and read-only to the server; it writes only to /data.
 RUN mkdir /data && chown node:node /data
 ENV SQLITE_PATH=/data/sluice.db \

@@ -4,7 +4,29 @@ import { CHUNK_GROUPS, PRELOADED_CHUNKS } from './scripts/chunk-groups.js';
 import { firstLoadPreload } from './scripts/first-load-preload.js';
 import { moduleMap } from './scripts/module-map.js';
 
-export default defineConfig({
+/**
+ * `vite build --ssr src/first-paint/process-main.ts`: the first-paint renderer the server runs in a child process
+ * (src/first-paint/), one self-contained file in dist-first-paint/ beside the console's files, never served.
+ */
+const firstPaintBuild = defineConfig({
+  plugins: [react()],
+  publicDir: false,
+  // antd and React in their production form, as in the browser (else antd marks its classes dev-only).
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  resolve: { conditions: ['source'] },
+  ssr: { noExternal: true, resolve: { conditions: ['source'], externalConditions: ['source'] } },
+  build: {
+    outDir: 'dist-first-paint',
+    emptyOutDir: true,
+    // Smaller to read in when the renderer starts.
+    minify: true,
+    rolldownOptions: {
+      output: { entryFileNames: 'first-paint-renderer.js', codeSplitting: false },
+    },
+  },
+});
+
+const consoleBuild = defineConfig({
   // firstLoadPreload: index.html preloads the page's chunks (scripts/first-load-preload.ts);
   // moduleMap: .vite/modules.json for scripts/route-size.mjs.
   plugins: [react(), firstLoadPreload(PRELOADED_CHUNKS), moduleMap()],
@@ -44,3 +66,5 @@ export default defineConfig({
     },
   },
 });
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? firstPaintBuild : consoleBuild));

@@ -37,6 +37,8 @@ export interface AppContext {
   /** The SQLite database file, when the database is one (see Db). */
   sqliteFile: string | null;
   clock: Clock;
+  /** When this app was built (the status's start_time), in the clock's seconds. */
+  startedAt: number;
   bus: CacheBus;
   options: OptionStore;
   sessions: SessionStore;

@@ -1,6 +1,6 @@
 // buildApp(deps): the whole HTTP application, without globals and without listening.
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
@@ -8,8 +8,8 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import Fastify, { LogController } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastify';
-import { MSG } from '@sluice/shared';
+import type { FastifyError, FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { MSG, USER_STATUS } from '@sluice/shared';
 import type { AppContext, Endpoints } from './app-context.js';
 import { DEFAULT_ENDPOINTS } from './app-context.js';
 import type { Config } from './config.js';
@@ -18,14 +18,17 @@ import { createSessionStore } from './features/auth/session-store.js';
 import { createVerificationCodes } from './features/auth/verification-codes.js';
 import { createOptionStore } from './features/options/option-store.js';
 import { ensureRootUser } from './features/users/root-user.js';
+import { publicStatus } from './features/status/public-status.js';
 import { registerFeatures } from './features/index.js';
 import { registerApiReference } from './http/api-reference/api-reference.routes.js';
-import { registerAuthGuard } from './http/auth-guard.js';
+import { registerAuthGuard, sessionOf } from './http/auth-guard.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerMetricsRoutes } from './http/metrics.routes.js';
 import { ApiError, envelopeStatus, refuseNulBytes } from './http/envelope.js';
 import { lazyRequestLogger } from './http/request-logger.js';
 import { securityHeaders } from './http/security-headers.js';
+import { LOOK_COOKIE, createFirstPaints, lookOf } from './http/first-paints.js';
+import type { FirstPaintUser, FirstPaints } from './http/first-paints.js';
 import { registerRelayRoutes } from './relay/relay.routes.js';
 import type { CacheBus } from './platform/cache-bus.js';
 import { createMemoryCacheBus } from './platform/cache-bus.js';
@@ -90,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dialect: deps.db.dialect,
     sqliteFile: deps.db.sqliteFile,
     clock,
+    startedAt: clock.now(),
     bus,
     options,
     sessions: createSessionStore(deps.db.db, clock, config.sessionTtlSeconds),
@@ -150,7 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     site.addHook('preValidation', async (req) => refuseNulBytes(req));
     await registerFeatures(site, ctx);
     registerApiReference(site);
-    await registerConsole(site, config.webDist);
+    await registerConsole(site, ctx);
   });
   await registerRelayRoutes(app, ctx);
   await ensureRootUser(ctx, app.log);
@@ -159,13 +163,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 /** The built console's files, and the 404 answer for every path (in the caller's format). */
-async function registerConsole(site: FastifyInstance, webDist: string): Promise<void> {
-  const hasConsole = existsSync(join(webDist, 'index.html'));
+async function registerConsole(site: FastifyInstance, ctx: AppContext): Promise<void> {
+  const webDist = ctx.config.webDist;
+  const indexFile = join(webDist, 'index.html');
+  const hasConsole = existsSync(indexFile);
+  let firstPaints: FirstPaints | undefined;
+  let indexHtml = '';
   if (hasConsole) {
+    indexHtml = readFileSync(indexFile, 'utf8');
     await site.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    // The first-paint renderer is built beside the console (packages/web/dist-first-paint).
+    const rendererFile = join(`${webDist}-first-paint`, 'first-paint-renderer.js');
+    firstPaints = createFirstPaints({
+      indexHtml,
+      rendererFile: existsSync(rendererFile) ? rendererFile : null,
+      readStylesheet: (href) => {
+        const file = join(webDist, href);
+        return existsSync(file) ? readFileSync(file, 'utf8') : null;
+      },
+      status: () => publicStatus(ctx),
+      onStatusChange: (listener) => ctx.options.onChange(listener),
+      log: site.log,
+    });
+    const painter = firstPaints;
+    site.addHook('onClose', async () => painter.close());
   }
 
-  site.setNotFoundHandler((req, reply) => {
+  site.setNotFoundHandler(async (req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     if (isApiPath(path)) {
       return reply.status(404).send({ success: false, message: MSG.notFound, data: null });
@@ -179,10 +203,38 @@ async function registerConsole(site: FastifyInstance, webDist: string): Promise<
         },
       });
     }
-    if (hasConsole && (req.method === 'GET' || req.method === 'HEAD')) {
-      // Client-side routes: the console decides what to show.
-      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    if (firstPaints && (req.method === 'GET' || req.method === 'HEAD')) {
+      // Client-side routes: the console decides what to show; the page may come with its first paint.
+      const user = await firstPaintUser(req, ctx);
+      const html =
+        user === undefined ? indexHtml : firstPaints.page(path, lookOf(req.cookies[LOOK_COOKIE]), user);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('vary', 'cookie')
+        .send(html);
     }
     return reply.status(404).type('text/plain').send('Not Found');
   });
+}
+
+/**
+ * The signed-in user a first paint shows (null for a visitor), or undefined when the page gets none:
+ * an account that must first change its password sees only that dialog.
+ */
+async function firstPaintUser(
+  req: FastifyRequest,
+  ctx: AppContext,
+): Promise<FirstPaintUser | null | undefined> {
+  const session = await sessionOf(req, ctx.sessions);
+  if (!session) return null;
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'username', 'display_name', 'role', 'status', 'password_change_required'])
+    .where('id', '=', session.userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!user || user.status !== USER_STATUS.enabled) return null;
+  if (user.password_change_required === 1) return undefined;
+  return { id: user.id, name: user.display_name || user.username, role: user.role };
 }

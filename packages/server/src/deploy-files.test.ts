@@ -154,11 +154,17 @@ describe('the Dockerfile', () => {
   it('holds only production dependencies and built files in the image it runs', () => {
     const copies = all(final, 'COPY').map((i) => i.args.split(/\s+/));
     const fromBuild = copies.filter((words) => words[0]?.startsWith('--from='));
-    // From the build stage: the built folders only, where the server looks for them.
+    // From the build stage: the built folders only, where the server looks for them (the console's
+    // first-paint renderer beside the console, see http/first-paints.ts).
     expect(fromBuild.map((words) => words.at(-1)).sort()).toEqual(
-      ['packages/shared/dist', 'packages/server/dist', setting('WEB_DIST')].sort(),
+      [
+        'packages/shared/dist',
+        'packages/server/dist',
+        setting('WEB_DIST'),
+        `${setting('WEB_DIST')}-first-paint`,
+      ].sort(),
     );
-    expect(fromBuild.every((words) => words.at(-2)?.endsWith('/dist'))).toBe(true);
+    expect(fromBuild.every((words) => /\/dist(-first-paint)?$/.test(words.at(-2) ?? ''))).toBe(true);
     // From the context: package manifests only, no sources.
     const manifests = copies
       .filter((words) => !words[0]?.startsWith('--'))

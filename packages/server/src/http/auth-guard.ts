@@ -57,6 +57,18 @@ const bearer = (header: string | undefined): string | null => {
   return value === '' ? null : value;
 };
 
+/** The live session the request's signed cookie names, if any. */
+export async function sessionOf(
+  req: FastifyRequest,
+  sessions: SessionStore,
+): Promise<{ id: string; userId: number } | null> {
+  const cookie = req.cookies[SESSION_COOKIE];
+  const unsigned = cookie ? req.unsignCookie(cookie) : null;
+  if (!unsigned?.valid || !unsigned.value) return null;
+  const userId = await sessions.lookup(unsigned.value);
+  return userId === null ? null : { id: unsigned.value, userId };
+}
+
 export function registerAuthGuard(
   app: FastifyInstance,
   deps: { db: Kysely<Database>; sessions: SessionStore },
@@ -98,18 +110,15 @@ export function registerAuthGuard(
       return { user, sessionId: null };
     }
 
-    const cookie = req.cookies[SESSION_COOKIE];
-    const unsigned = cookie ? req.unsignCookie(cookie) : null;
-    if (!unsigned?.valid || !unsigned.value) return null;
-    const userId = await deps.sessions.lookup(unsigned.value);
-    if (userId === null) return null;
+    const session = await sessionOf(req, deps.sessions);
+    if (!session) return null;
     // The header ties the call to the user the console believes is signed in (and blocks
     // cross-site form posts, which cannot set it).
     if (claimedId === null) throw new ApiError(401, MSG.userHeaderMissing);
-    if (claimedId !== String(userId)) throw new ApiError(401, MSG.userHeaderMismatch);
-    const user = await findUser('id', userId);
+    if (claimedId !== String(session.userId)) throw new ApiError(401, MSG.userHeaderMismatch);
+    const user = await findUser('id', session.userId);
     if (!user) return null;
-    return { user, sessionId: unsigned.value };
+    return { user, sessionId: session.id };
   }
 
   app.addHook('preHandler', async (req) => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../test-support/test-app.js';
 import type { TestApp } from '../test-support/test-app.js';
 import { setOptions } from '../test-support/relay-kit.js';
+import { GUARD_SCRIPT_HASH } from './first-paints.js';
 
 const cspOf = (headers: Record<string, unknown>): Map<string, string[]> =>
   new Map(
@@ -25,7 +26,8 @@ describe('security headers', () => {
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['referrer-policy']).toBe('same-origin');
     const csp = cspOf(res.headers);
-    expect(csp.get('script-src')).toEqual(["'self'", "'self'", "'self'"]);
+    // Own files, and the one inline script: a first paint's guard, by its hash.
+    expect(csp.get('script-src')).toEqual(["'self'", GUARD_SCRIPT_HASH, "'self'", "'self'"]);
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     expect(csp.get('object-src')).toEqual(["'none'"]);
     // Task results (Suno songs, Midjourney images) load from the upstream's own hosts.
@@ -40,6 +42,7 @@ describe('security headers', () => {
       const csp = cspOf((await t.call({ method: 'GET', url: '/api/status' })).headers);
       expect(csp.get('script-src')).toEqual([
         "'self'",
+        GUARD_SCRIPT_HASH,
         'https://challenges.cloudflare.com',
         'https://telegram.org',
       ]);

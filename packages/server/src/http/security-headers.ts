@@ -2,6 +2,7 @@
 // would pay for them on every call).
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { AppContext } from '../app-context.js';
+import { GUARD_SCRIPT_HASH } from './first-paints.js';
 
 const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
 const TELEGRAM_ORIGIN = 'https://telegram.org';
@@ -29,6 +30,8 @@ export function securityHeaders(ctx: AppContext): FastifyHelmetOptions {
         defaultSrc: ["'self'"],
         scriptSrc: [
           "'self'",
+          // The one inline script: a first paint's guard (first-paints.ts).
+          GUARD_SCRIPT_HASH,
           () => (o.get('TurnstileCheckEnabled') ? TURNSTILE_ORIGIN : "'self'"),
           () => (o.get('TelegramOAuthEnabled') ? TELEGRAM_ORIGIN : "'self'"),
         ],

@@ -2,12 +2,12 @@
 // (components/feedback.tsx) sit inside the router, in the app layout, so dialogs may hold links.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider, theme } from 'antd';
-import type { Locale } from 'antd/es/locale';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
-import { i18n } from '../i18n';
+import { antdLocale, i18n } from '../i18n';
 import { ThemeModeProvider, useThemeMode } from './theme';
+import type { ThemeMode } from './theme';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -33,15 +33,13 @@ function ThemedAntd({ children }: { children: ReactNode }) {
   const { mode } = useThemeMode();
   const { i18n: current } = useTranslation();
   const zh = current.language === 'zh-CN';
-  // antd's own texts (pagination, modals…) are English by default; Chinese loads when chosen.
-  const [zhLocale, setZhLocale] = useState<Locale | undefined>(undefined);
   useEffect(() => {
     document.documentElement.lang = zh ? 'zh-CN' : 'en';
-    if (zh && !zhLocale) void import('antd/es/locale/zh_CN').then((m) => setZhLocale(m.default));
-  }, [zh, zhLocale]);
+  }, [zh]);
   return (
     <ConfigProvider
-      locale={zh ? zhLocale : undefined}
+      // Always a locale (a first render without one and a later one with it would rebuild every page).
+      locale={antdLocale(current.language)}
       theme={{
         algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
         token: { colorPrimary: '#1677ff', borderRadius: 8 },
@@ -53,11 +51,20 @@ function ThemedAntd({ children }: { children: ReactNode }) {
   );
 }
 
-export function Providers({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
+export function Providers({
+  children,
+  queryClient,
+  themeMode,
+}: {
+  children: ReactNode;
+  queryClient: QueryClient;
+  /** Set only when rendering outside the browser; the browser uses the stored mode. */
+  themeMode?: ThemeMode;
+}) {
   return (
     <QueryClientProvider client={queryClient}>
       <I18nextProvider i18n={i18n}>
-        <ThemeModeProvider>
+        <ThemeModeProvider initial={themeMode}>
           <ThemedAntd>{children}</ThemedAntd>
         </ThemeModeProvider>
       </I18nextProvider>

@@ -1,6 +1,6 @@
 // The browser router: the console layout around every feature's pages, each loaded on demand.
 import { createBrowserRouter } from 'react-router';
-import type { RouteObject } from 'react-router';
+import type { DataRouter, RouteObject } from 'react-router';
 import { loadSections } from '../i18n';
 import { AccessGate } from './access-gate';
 import { AppLayout } from './layout/app-layout';
@@ -48,3 +48,15 @@ export function buildRoutes(modules: AppRoute[][]): RouteObject[] {
 }
 
 export const createRouter = (modules: AppRoute[][]) => createBrowserRouter(buildRoutes(modules));
+
+/** Resolves once the router has loaded the page's lazy route (routers start right away). */
+export function routerReady(router: DataRouter): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (router.state.initialized) return resolve();
+    const stop = router.subscribe(() => {
+      if (!router.state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
+}

@@ -2,6 +2,8 @@
 // page background follows so nothing outside antd's components stays white in dark mode.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
+import { i18n } from '../i18n';
+import { rememberLook } from '../lib/first-paint';
 import { STORAGE_KEYS, readString, writeString } from '../lib/storage';
 
 export type ThemeMode = 'light' | 'dark';
@@ -18,12 +20,15 @@ function initialMode(): ThemeMode {
   const stored = readString(STORAGE_KEYS.themeMode);
   if (stored === 'light' || stored === 'dark') return stored;
   const prefersDark =
-    typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches;
+    typeof window !== 'undefined' &&
+    typeof window.matchMedia === 'function' &&
+    window.matchMedia('(prefers-color-scheme: dark)').matches;
   return prefersDark ? 'dark' : 'light';
 }
 
-export function ThemeModeProvider({ children }: { children: ReactNode }) {
-  const [mode, setModeState] = useState<ThemeMode>(initialMode);
+/** `initial`: the mode to render in (a first paint rendered outside the browser); else the stored one. */
+export function ThemeModeProvider({ children, initial }: { children: ReactNode; initial?: ThemeMode }) {
+  const [mode, setModeState] = useState<ThemeMode>(initial ?? initialMode);
 
   const setMode = useCallback((next: ThemeMode) => {
     writeString(STORAGE_KEYS.themeMode, next);
@@ -33,6 +38,7 @@ export function ThemeModeProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.theme = mode;
     document.documentElement.style.colorScheme = mode;
+    rememberLook(i18n.language, mode);
   }, [mode]);
 
   const value = useMemo<ThemeModeContextValue>(

@@ -1,7 +1,10 @@
 // i18next set-up: English by default and bundled; Simplified Chinese (complete) is loaded when
 // chosen. The choice is remembered under the `language` storage key.
+import type { Locale } from 'antd/es/locale';
+import antdEnglish from 'antd/es/locale/en_US';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { rememberLook } from '../lib/first-paint';
 import { STORAGE_KEYS, readString, writeString } from '../lib/storage';
 import { en } from './en';
 import { SECTIONS } from './sections';
@@ -24,12 +27,19 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
 });
 
+/** antd's own texts (pagination, modals…) per language; English is antd's default and bundled. */
+const antdLocales: Partial<Record<LanguageCode, Locale>> = { en: antdEnglish };
+
+/** antd's texts for the language; loaded with the language, so the first render already has them. */
+export const antdLocale = (code: string): Locale => antdLocales[code as LanguageCode] ?? antdEnglish;
+
 let coreZhLoaded = false;
 async function loadLanguage(code: LanguageCode): Promise<void> {
   if (code === 'zh-CN' && !coreZhLoaded) {
-    const { zhCN } = await import('./zh-cn');
+    const [{ zhCN }, antdChinese] = await Promise.all([import('./zh-cn'), import('antd/es/locale/zh_CN')]);
     // Deep merge: sections may already have added their Chinese texts.
     i18n.addResourceBundle('zh-CN', 'translation', zhCN, true, false);
+    antdLocales['zh-CN'] = antdChinese.default;
     coreZhLoaded = true;
   }
 }
@@ -51,6 +61,7 @@ export async function changeLanguage(code: LanguageCode): Promise<void> {
   writeString(STORAGE_KEYS.language, code);
   await loadLanguage(code);
   await i18n.changeLanguage(code);
+  if (typeof document !== 'undefined') rememberLook(code, document.documentElement.dataset.theme ?? 'light');
 }
 
 /** Applies the remembered language before the first paint (English needs no loading). */

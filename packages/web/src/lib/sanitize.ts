@@ -1,4 +1,5 @@
 // Admin-written HTML (footer, rendered Markdown) is shown only after DOMPurify cleans it.
 import DOMPurify from 'dompurify';
 
-export const sanitizeHtml = (html: string): string => DOMPurify.sanitize(html);
+/** Outside a browser (a first paint rendered by the server) DOMPurify cannot clean: nothing is shown. */
+export const sanitizeHtml = (html: string): string => (DOMPurify.isSupported ? DOMPurify.sanitize(html) : '');

@@ -67,7 +67,17 @@ function subscribe(listener: () => void): () => void {
 }
 
 export function useUser(): SessionUser | null {
-  return useSyncExternalStore(subscribe, getUser, () => null);
+  return useSyncExternalStore(subscribe, getUser, getUser);
+}
+
+/** Renders a page's first paint for `user` outside the browser (first-paint/render.tsx). */
+export async function renderAsUser<T>(user: SessionUser | null, render: () => Promise<T>): Promise<T> {
+  current = user;
+  try {
+    return await render();
+  } finally {
+    current = undefined;
+  }
 }
 
 export const userIsAdmin = (user: SessionUser | null): boolean => user !== null && isAdmin(user.role);

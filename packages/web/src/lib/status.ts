@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { PublicStatus } from '@sluice/shared';
 import { api } from './api';
+import { firstPaintStatus } from './first-paint';
 import { STORAGE_KEYS, isRecord, readJson, writeJson } from './storage';
 
 export type SiteStatus = PublicStatus;
@@ -78,13 +79,25 @@ async function fetchStatus(): Promise<SiteStatus> {
   return status;
 }
 
+let served: { status: SiteStatus; at: number } | null | undefined;
+/** The status a first paint from the server came with: current, so it is stored and not fetched again. */
+function firstPaintSiteStatus(): { status: SiteStatus; at: number } | null {
+  if (served === undefined) {
+    const raw = firstPaintStatus();
+    served = raw ? { status: normaliseStatus(raw), at: Date.now() } : null;
+    if (served) writeJson(STORAGE_KEYS.status, served.status);
+  }
+  return served;
+}
+
 function useStatusQuery() {
+  const fromServer = firstPaintSiteStatus();
   return useQuery({
     queryKey: statusQueryKey,
     queryFn: fetchStatus,
-    initialData: readStoredStatus() ?? undefined,
-    // The stored copy is shown at once but always refreshed on start.
-    initialDataUpdatedAt: 0,
+    initialData: fromServer?.status ?? readStoredStatus() ?? undefined,
+    // The stored copy is shown at once but always refreshed on start; the first paint's is current.
+    initialDataUpdatedAt: fromServer?.at ?? 0,
     staleTime: 5 * 60_000,
   });
 }
