@@ -29,12 +29,16 @@ const INDEX_HTML = `<!doctype html>
 /**
  * Stands in for the console's renderer (packages/web/src/first-paint/process-main.ts), with its contract:
  * one answer per job id, null for a page without a first paint. /login is public, /token needs a
- * user, /channel an admin; /crash breaks the renderer.
+ * user, /channel an admin; /throws fails to render, /crash breaks the renderer.
  */
 const FAKE_RENDERER = `
 const access = { '/login': 0, '/token': 1, '/channel': 10 };
 process.on('message', ({ id, request }) => {
   if (request.path === '/crash') throw new Error('the renderer broke');
+  if (request.path === '/throws') {
+    process.send({ id, error: 'Error: the page threw' });
+    return;
+  }
   const needed = access[request.path];
   if (needed === undefined || (needed > 0 && (request.user?.role ?? 0) < needed)) {
     process.send({ id, firstPaint: null });
@@ -204,6 +208,14 @@ describe('first paints', () => {
     } finally {
       await setOptions(t, { SystemName: 'Sluice' });
     }
+  });
+
+  it('a page that fails to render goes without, and the others keep theirs', async () => {
+    await t.call({ method: 'GET', url: '/throws' });
+    await paintedPage(t, '/login');
+    for (let i = 0; i < 3; i++)
+      expect((await t.call({ method: 'GET', url: '/throws' })).body).toBe(INDEX_HTML);
+    expect((await t.call({ method: 'GET', url: '/login' })).body).toContain('data-first-paint=');
   });
 
   it('answers HEAD, and leaves API and relay paths, files and odd addresses alone', async () => {

@@ -128,6 +128,9 @@ const jsonForScript = (value: unknown): string =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
+/** A page threw while rendering (the renderer itself still works). */
+class PageRenderError extends Error {}
+
 /**
  * The process that renders first paints: started on demand, stopped when idle. A process rather than a
  * worker thread: the console it loads takes about 90 MB, and a thread's memory stays with the server
@@ -169,7 +172,7 @@ class Renderer {
     child.on('message', (answer: FirstPaintAnswer) => {
       const waiter = this.waiting.get(answer.id);
       this.waiting.delete(answer.id);
-      if ('error' in answer) waiter?.reject(new Error(answer.error));
+      if ('error' in answer) waiter?.reject(new PageRenderError(answer.error));
       else waiter?.resolve(answer.firstPaint);
       if (this.waiting.size === 0) {
         this.idleTimer = setTimeout(() => void this.stop(), this.idleMs);
@@ -293,6 +296,12 @@ export function createFirstPaints(options: FirstPaintsOptions): FirstPaints {
         cache.set(key, firstPaint);
       })
       .catch((error: unknown) => {
+        if (error instanceof PageRenderError) {
+          // That page threw while rendering: it goes without a first paint; the others keep theirs.
+          if (generation === started) cache.set(key, null);
+          log.warn({ err: error, page: request.path }, 'a page has no first paint: it failed to render');
+          return;
+        }
         // A renderer that cannot run is not retried on every page view; the console works without it.
         broken = true;
         log.error({ err: error }, 'first paints are off: the renderer failed');
