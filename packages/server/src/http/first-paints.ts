@@ -12,7 +12,7 @@ import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { FastifyBaseLogger } from 'fastify';
 import { ROLE } from '@sluice/shared';
-import type { PublicStatus } from '@sluice/shared';
+import type { LoginResult, PublicStatus } from '@sluice/shared';
 
 /** What the console shows of the signed-in user in a first paint. */
 export interface FirstPaintUser {
@@ -37,14 +37,8 @@ interface FirstPaintRequest {
   path: string;
   language: Look['language'];
   theme: Look['theme'];
-  user: {
-    id: number;
-    username: string;
-    display_name: string;
-    role: number;
-    status: number;
-    group: string;
-  } | null;
+  /** The signed-in user as the console keeps it after signing in. */
+  user: Pick<LoginResult, 'id' | 'username' | 'display_name' | 'role' | 'status' | 'group'> | null;
   status: PublicStatus;
 }
 
