@@ -154,7 +154,7 @@ describe('first paints', () => {
     const page = await paintedPage(t, '/token', withCookie(user));
     expect(page).toContain(`data-first-paint="en.light.${user.id}.${ROLE.user}"`);
     expect(rootOf(page)).toBe(
-      '<h1>/token en light Sluice</h1><span class="name">&lt;b&gt;Tom &amp; &quot;Jerry&quot;&lt;/b&gt; $&amp; $&#39;</span>',
+      '<h1>/token en light Sluice</h1><span class="name">&#60;b&#62;Tom &#38; &#34;Jerry&#34;&#60;/b&#62; $&#38; $&#39;</span>',
     );
 
     // An admin page: the renderer has none for a user; it is asked once, then served plain.
@@ -203,7 +203,7 @@ describe('first paints', () => {
     try {
       expect((await t.call({ method: 'GET', url: '/login' })).body).toBe(INDEX_HTML);
       const page = await paintedPage(t, '/login');
-      expect(page).toContain('<title>Relay &lt;One&gt; &amp; $1</title>');
+      expect(page).toContain('<title>Relay &#60;One&#62; &#38; $1</title>');
       expect(rootOf(page)).toBe('<h1>/login en light Relay <One> & $1</h1>');
     } finally {
       await setOptions(t, { SystemName: 'Sluice' });

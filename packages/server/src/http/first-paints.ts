@@ -13,6 +13,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { FastifyBaseLogger } from 'fastify';
 import { ROLE } from '@sluice/shared';
 import type { LoginResult, PublicStatus } from '@sluice/shared';
+import { escapeHtml } from '../platform/html.js';
 
 /** What the console shows of the signed-in user in a first paint. */
 export interface FirstPaintUser {
@@ -109,12 +110,6 @@ const PAGE_PATH = /^\/[A-Za-z0-9/_-]{0,63}$/;
 const roleLevel = (role: number): number =>
   role >= ROLE.root ? ROLE.root : role >= ROLE.admin ? ROLE.admin : ROLE.user;
 
-const escapeHtml = (text: string): string =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
-
 /** JSON inside a <script> element: nothing in it may close the element or open a comment. */
 const jsonForScript = (value: unknown): string =>
   JSON.stringify(value)
@@ -127,7 +122,7 @@ class PageRenderError extends Error {}
 
 /**
  * The process that renders first paints: started on demand, stopped when idle. A process rather than a
- * worker thread: the console it loads takes about 90 MB, and a thread's memory stays with the server
+ * worker thread: the console it loads takes about 140 MB, and a thread's memory stays with the server
  * after it ends (the allocator keeps it), a process's goes back to the system.
  */
 class Renderer {

@@ -1,7 +1,6 @@
 // Texts of the mails the gateway sends: the email verification code and the password reset link.
 import type { MailMessage } from '../../platform/mailer.js';
-
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml } from '../../platform/html.js';
 
 export function verificationCodeMail(opts: {
   to: string;

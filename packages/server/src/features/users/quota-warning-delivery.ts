@@ -3,6 +3,7 @@
 // the content standing for each value in turn), with the user's secret as a bearer token.
 import { request } from 'undici';
 import type { Mailer } from '../../platform/mailer.js';
+import { escapeHtml } from '../../platform/html.js';
 
 export type WarningTarget = { kind: 'email'; to: string } | { kind: 'webhook'; url: string; secret: string };
 
@@ -41,8 +42,6 @@ export function fillWarning(warning: QuotaWarning, show: (value: string) => stri
   let next = 0;
   return warning.content.replace(/\{\{value\}\}/g, () => show(warning.values[next++] ?? ''));
 }
-
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const asHtml = (value: string): string =>
   /^https?:\/\//.test(value)

@@ -8,6 +8,7 @@ import { syncAbilities } from '../../db/abilities.js';
 import type { ChannelRow } from '../../db/tables.js';
 import type { RelayRuntime } from './relay-runtime.js';
 import type { RelayChannel } from './channel-index.js';
+import { escapeHtml } from '../../platform/html.js';
 
 const parseObject = (text: string): Record<string, unknown> => {
   try {
@@ -106,8 +107,6 @@ export async function autoDisableChannel(
     busy.delete(channel.id);
   }
 }
-
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Mails root that a channel was taken out of rotation, when SMTP and root's address are set. */
 export async function notifyChannelDisabled(
