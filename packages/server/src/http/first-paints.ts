@@ -122,7 +122,7 @@ class PageRenderError extends Error {}
 
 /**
  * The process that renders first paints: started on demand, stopped when idle. A process rather than a
- * worker thread: the console it loads takes about 140 MB, and a thread's memory stays with the server
+ * worker thread: the console it loads takes about 137 MiB, and a thread's memory stays with the server
  * after it ends (the allocator keeps it), a process's goes back to the system.
  */
 class Renderer {
