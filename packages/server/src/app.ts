@@ -9,7 +9,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { LogController } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { FastifyError, FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { MSG, USER_STATUS } from '@sluice/shared';
+import { LOOK_COOKIE, MSG, USER_STATUS, lookOf } from '@sluice/shared';
 import type { AppContext, Endpoints } from './app-context.js';
 import { DEFAULT_ENDPOINTS } from './app-context.js';
 import type { Config } from './config.js';
@@ -27,7 +27,7 @@ import { registerMetricsRoutes } from './http/metrics.routes.js';
 import { ApiError, envelopeStatus, refuseNulBytes } from './http/envelope.js';
 import { lazyRequestLogger } from './http/request-logger.js';
 import { securityHeaders } from './http/security-headers.js';
-import { LOOK_COOKIE, createFirstPaints, lookOf } from './http/first-paints.js';
+import { createFirstPaints } from './http/first-paints.js';
 import type { FirstPaintUser, FirstPaints } from './http/first-paints.js';
 import { registerRelayRoutes } from './relay/relay.routes.js';
 import type { CacheBus } from './platform/cache-bus.js';
@@ -205,7 +205,7 @@ async function registerConsole(site: FastifyInstance, ctx: AppContext): Promise<
     }
     if (firstPaints && (req.method === 'GET' || req.method === 'HEAD')) {
       // Client-side routes: the console decides what to show; the page may come with its first paint.
-      const user = await firstPaintUser(req, ctx);
+      const user = firstPaints.active ? await firstPaintUser(req, ctx) : undefined;
       const html =
         user === undefined ? indexHtml : firstPaints.page(path, lookOf(req.cookies[LOOK_COOKIE]), user);
       return reply

@@ -24,3 +24,4 @@ export * from './api/redemptions.js';
 export * from './api/topup.js';
 export * from './billing/default-cache-ratio.js';
 export * from './billing/default-create-cache-ratio.js';
+export * from './api/first-paint.js';

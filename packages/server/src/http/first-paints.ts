@@ -12,7 +12,7 @@ import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { FastifyBaseLogger } from 'fastify';
 import { ROLE } from '@sluice/shared';
-import type { LoginResult, PublicStatus } from '@sluice/shared';
+import type { Look, LoginResult, PublicStatus } from '@sluice/shared';
 import { escapeHtml } from '../platform/html.js';
 
 /** What the console shows of the signed-in user in a first paint. */
@@ -20,11 +20,6 @@ export interface FirstPaintUser {
   id: number;
   name: string;
   role: number;
-}
-
-export interface Look {
-  language: 'en' | 'zh-CN';
-  theme: 'light' | 'dark';
 }
 
 /** A rendered first paint (packages/web/src/first-paint/render.tsx). */
@@ -46,6 +41,8 @@ interface FirstPaintRequest {
 type FirstPaintAnswer = { id: number; firstPaint: FirstPaint | null } | { id: number; error: string };
 
 export interface FirstPaints {
+  /** A renderer is built and has not failed: only then is the visitor's session worth reading. */
+  readonly active: boolean;
   /** index.html for a navigation to `path`: with the page's first paint when one has been rendered. */
   page(path: string, look: Look, user: FirstPaintUser | null): string;
   close(): Promise<void>;
@@ -71,15 +68,6 @@ export interface FirstPaintsOptions {
 /** Stands for the user's name in a first paint; written in, escaped, when the page is served. */
 const NAME_MARK = 'firstpaint0user0name';
 
-/** The cookie the console keeps with its language and theme (packages/web/src/lib/first-paint.ts). */
-export const LOOK_COOKIE = 'ui';
-
-/** The languages and themes the `ui` cookie may name. */
-export function lookOf(cookie: string | undefined): Look {
-  const match = /^(en|zh-CN)\.(light|dark)$/.exec(cookie ?? '');
-  return match ? { language: match[1] as Look['language'], theme: match[2] as Look['theme'] } : DEFAULT_LOOK;
-}
-
 /**
  * Runs before the first paint is shown. It was made for the language, theme and user named in
  * <html data-first-paint="language.theme.userId.role">; when this browser has stored another choice
@@ -101,8 +89,6 @@ export const GUARD_SCRIPT = [
 
 /** The guard script's entry for the content security policy's script-src. */
 export const GUARD_SCRIPT_HASH = `'sha256-${createHash('sha256').update(GUARD_SCRIPT).digest('base64')}'`;
-
-const DEFAULT_LOOK: Look = { language: 'en', theme: 'light' };
 
 /** Addresses worth a first paint: plain page paths (the renderer decides which are pages). */
 const PAGE_PATH = /^\/[A-Za-z0-9/_-]{0,63}$/;
@@ -326,6 +312,9 @@ export function createFirstPaints(options: FirstPaintsOptions): FirstPaints {
   }
 
   return {
+    get active() {
+      return renderer !== null && !broken;
+    },
     page(path, look, user) {
       if (!renderer || broken || !PAGE_PATH.test(path)) return indexHtml;
       const key = `${path} ${look.language} ${look.theme} ${user ? roleLevel(user.role) : ROLE.guest}`;

@@ -4,7 +4,13 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { isAdmin, isRoot } from '@sluice/shared';
 import { useUser } from '../lib/session';
+import type { SessionUser } from '../lib/session';
 import type { Access } from './route-types';
+
+/** Whether `user` (null: a visitor) may open a page of this access level. */
+export const mayOpen = (access: Access, user: SessionUser | null): boolean =>
+  access === 'public' ||
+  (user !== null && (access === 'user' || (access === 'admin' ? isAdmin(user.role) : isRoot(user.role))));
 
 export function AccessGate({ access, children }: { access: Access; children: ReactNode }) {
   const user = useUser();
@@ -13,7 +19,6 @@ export function AccessGate({ access, children }: { access: Access; children: Rea
   if (!user) {
     return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
   }
-  const allowed = access === 'user' || (access === 'admin' ? isAdmin(user.role) : isRoot(user.role));
-  if (!allowed) return <Navigate to="/" replace />;
+  if (!mayOpen(access, user)) return <Navigate to="/" replace />;
   return children;
 }

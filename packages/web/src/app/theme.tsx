@@ -20,9 +20,7 @@ function initialMode(): ThemeMode {
   const stored = readString(STORAGE_KEYS.themeMode);
   if (stored === 'light' || stored === 'dark') return stored;
   const prefersDark =
-    typeof window !== 'undefined' &&
-    typeof window.matchMedia === 'function' &&
-    window.matchMedia('(prefers-color-scheme: dark)').matches;
+    typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches;
   return prefersDark ? 'dark' : 'light';
 }
 

@@ -3,11 +3,11 @@
 // browser's own render then replaces it. Rendered for one address, language, theme, signed-in user
 // and the site's current status, with every lazy part loaded, and the antd styles it uses.
 import { StyleProvider, createCache, extractStyle } from '@ant-design/cssinjs';
-import { isAdmin, isRoot } from '@sluice/shared';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StrictMode } from 'react';
 import { RouterProvider, createMemoryRouter, matchRoutes } from 'react-router';
 import type { RouteObject } from 'react-router';
+import { mayOpen } from '../app/access-gate';
 import { Providers, createQueryClient } from '../app/providers';
 import { routeModules } from '../app/route-modules';
 import { buildRoutes, routerReady } from '../app/router';
@@ -38,19 +38,15 @@ export interface FirstPaint {
 
 const routes = buildRoutes(routeModules);
 const pages = routeModules.flat();
+const pageRoutes: RouteObject[] = pages.map((page) => ({ path: page.path }));
 
 /** The page at `path` when it takes no parameters, and who may open it. */
 function pageAccess(path: string): Access | undefined {
-  const pageRoutes: RouteObject[] = pages.map((page) => ({ path: page.path }));
   const matched = matchRoutes(pageRoutes, path)?.at(-1);
   // A page whose address carries a value (an id, a sub-page) is left to the browser.
   if (!matched || Object.values(matched.params).some((value) => value)) return undefined;
   return pages.find((page) => page.path === matched.route.path)?.access;
 }
-
-const mayOpen = (access: Access, user: SessionUser | null): boolean =>
-  access === 'public' ||
-  (user !== null && (access === 'user' || (access === 'admin' ? isAdmin(user.role) : isRoot(user.role))));
 
 async function toText(stream: NodeJS.ReadableStream): Promise<string> {
   let text = '';

@@ -1,15 +1,13 @@
 // The first paint the server may send inside index.html (docs/first-load.md): the cookie that tells
 // it the console's language and theme, the status it rendered with, and whether the page holds one
 // that matches what this browser has stored (the server's guard script checks that before it is shown).
+import { LOOK_COOKIE, lookValue } from '@sluice/shared';
 import { isRecord } from './storage';
-
-/** The cookie the server reads to render a first paint in the right language and theme. */
-export const LOOK_COOKIE = 'ui';
 
 /** Keeps the cookie in step with the console's language and theme, for the next cold load. */
 export function rememberLook(language: string, theme: string): void {
   try {
-    document.cookie = `${LOOK_COOKIE}=${language}.${theme}; path=/; max-age=31536000; samesite=lax`;
+    document.cookie = `${LOOK_COOKIE}=${lookValue(language, theme)}; path=/; max-age=31536000; samesite=lax`;
   } catch {
     // Cookies off: the server sends the page without a first paint.
   }

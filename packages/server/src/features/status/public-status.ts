@@ -1,5 +1,5 @@
 // What GET /api/status tells anyone: the site's name, look, login methods and the flags that shape
-// the console. Also what the console's first paints are rendered with (http/page-shells.ts).
+// the console. Also what the console's first paints are rendered with (http/first-paints.ts).
 import type { PublicStatus } from '@sluice/shared';
 import type { AppContext } from '../../app-context.js';
 
