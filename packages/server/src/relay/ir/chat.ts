@@ -152,3 +152,42 @@ export interface StreamIdentity {
   /** Seconds since the epoch. */
   created: number;
 }
+
+/**
+ * Joins the steps that continue each other (text after text, reasoning text after reasoning text,
+ * arguments of the same tool call) into one, in place of a list: what one upstream read brought is
+ * re-encoded for a client as one event per step instead of one per upstream event.
+ */
+export function joinDeltas(deltas: readonly ChatDelta[]): ChatDelta[] {
+  const joined: ChatDelta[] = [];
+  for (const delta of deltas) {
+    const last = joined.at(-1);
+    if (last?.type === 'text' && delta.type === 'text') {
+      joined[joined.length - 1] = { type: 'text', text: last.text + delta.text };
+    } else if (
+      last?.type === 'reasoning' &&
+      delta.type === 'reasoning' &&
+      last.signature === undefined &&
+      last.redacted === undefined &&
+      delta.redacted === undefined
+    ) {
+      joined[joined.length - 1] = {
+        type: 'reasoning',
+        text: last.text + delta.text,
+        signature: delta.signature,
+        redacted: undefined,
+      };
+    } else if (
+      last?.type === 'tool_call' &&
+      delta.type === 'tool_call' &&
+      last.index === delta.index &&
+      delta.id === undefined &&
+      delta.name === undefined
+    ) {
+      joined[joined.length - 1] = { ...last, arguments: last.arguments + delta.arguments };
+    } else {
+      joined.push(delta);
+    }
+  }
+  return joined;
+}

@@ -5,6 +5,8 @@
 import type { StreamInterruption } from '@sluice/shared';
 import { CompletionCounter } from '../../billing/token-counter.js';
 import { OutputGuard } from './output-guard.js';
+import type { ChatDelta } from '../ir/chat.js';
+import { joinDeltas } from '../ir/chat.js';
 import type { IrStreamEvent } from '../ir/stream.js';
 import type { IrUsage } from '../ir/usage.js';
 import type { AttemptInput, AttemptResult } from './attempt-types.js';
@@ -35,6 +37,8 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
   let firstResponseMs = -1;
   /** Bytes for the client: comments held until the first event, then each upstream read's events. */
   let out: Buffer[] = [];
+  /** A converted stream's steps from this upstream read, re-encoded together at the flush. */
+  let steps: ChatDelta[] = [];
 
   const open = () => {
     sink.startStream();
@@ -43,6 +47,10 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
 
   /** Everything one upstream read produced goes to the socket in one write. */
   const flush = async () => {
+    if (encoder && steps.length > 0) {
+      out.push(Buffer.from(encoder.push(joinDeltas(steps))));
+      steps = [];
+    }
     if (!sink.streaming || out.length === 0) return;
     const data = out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out);
     out = [];
@@ -60,7 +68,7 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
     if (event.finished) finished = true;
     if (encoder) {
       if (event.deltas !== undefined && event.deltas.length > 0) {
-        out.push(Buffer.from(encoder.push(event.deltas)));
+        for (const delta of event.deltas) steps.push(delta);
         if (!sink.streaming) open();
       }
     } else {

@@ -8,7 +8,8 @@ import { SseDecoder } from '../../sse.js';
 import type { SseEvent } from '../../sse.js';
 import type { StreamParser } from '../types.js';
 import { choicesText, readUsage } from './response.js';
-import { openAiChunkDeltas } from '../../wire/openai/index.js';
+import { openAiChunkDeltas, openAiTextTemplate } from '../../wire/openai/index.js';
+import type { TextEventTemplate } from '../../wire/text-event-template.js';
 import { isRecord } from '../../wire/json.js';
 
 const DONE = Buffer.from('[DONE]');
@@ -42,11 +43,23 @@ function irEvent(
 const failed = (raw: Buffer, error: string): IrStreamEvent =>
   irEvent(raw, false, '', undefined, false, false, error, undefined);
 
-/** One upstream event; with `convert`, its neutral deltas too (for a client of another dialect). */
-export function toOpenAiEvent(event: SseEvent, convert = false): IrStreamEvent {
+/**
+ * One upstream event; with `convert`, its neutral deltas too (for a client of another dialect). With
+ * `template`, a plain text chunk like one already parsed is read without parsing it.
+ */
+export function toOpenAiEvent(event: SseEvent, convert = false, template?: TextEventTemplate): IrStreamEvent {
   const { raw, data } = event;
   if (data === undefined || data.length === 0)
     return irEvent(raw, false, '', undefined, false, false, undefined, undefined);
+  const plain = template?.read(data, event.event);
+  if (plain !== undefined) {
+    const deltas: ChatDelta[] | undefined = convert
+      ? plain === ''
+        ? []
+        : [{ type: 'text', text: plain }]
+      : undefined;
+    return irEvent(raw, true, plain, undefined, false, false, undefined, deltas);
+  }
   if (data.equals(DONE)) return irEvent(raw, false, '', undefined, false, false, undefined, undefined, true);
   let chunk: unknown;
   try {
@@ -55,6 +68,7 @@ export function toOpenAiEvent(event: SseEvent, convert = false): IrStreamEvent {
     return failed(raw, 'the upstream sent an event that is not valid JSON');
   }
   if (!isRecord(chunk)) return failed(raw, 'the upstream sent an event that is not a JSON object');
+  if (template && !template.settled) template.learn(data, chunk, event.event);
   if (isRecord(chunk.error)) {
     const message = typeof chunk.error.message === 'string' ? chunk.error.message : 'upstream error';
     return irEvent(raw, true, '', undefined, false, false, message, undefined);
@@ -76,7 +90,8 @@ export function toOpenAiEvent(event: SseEvent, convert = false): IrStreamEvent {
 
 export function createOpenAiStreamParser(convert = false): StreamParser {
   const decoder = new SseDecoder();
-  const read = (event: SseEvent) => toOpenAiEvent(event, convert);
+  const template = openAiTextTemplate();
+  const read = (event: SseEvent) => toOpenAiEvent(event, convert, template);
   return {
     push: (chunk) => decoder.push(chunk).map(read),
     end: () => decoder.end().map(read),

@@ -3,6 +3,8 @@
 // newer API versions, input and cache counts too, which then replace message_start's).
 import type { ChatDelta } from '../../ir/chat.js';
 import type { SseEvent } from '../../sse.js';
+import { TextEventTemplate } from '../text-event-template.js';
+import type { TemplateFields } from '../text-event-template.js';
 import type { ChatStreamDecoder, DecodedStreamEvent } from '../types.js';
 import { finishReasonOf } from './answer.js';
 import { readAnthropicError } from './errors.js';
@@ -29,6 +31,17 @@ const nothing = (): DecodedStreamEvent => decoded([], '');
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** The text of a text delta event; undefined for any other event (what text templates learn from). */
+function textDeltaFields(payload: unknown): TemplateFields | undefined {
+  if (!isRecord(payload) || payload.type !== 'content_block_delta' || typeof payload.index !== 'number') {
+    return undefined;
+  }
+  const delta = payload.delta;
+  return isRecord(delta) && delta.type === 'text_delta' && typeof delta.text === 'string'
+    ? { text: delta.text, padding: [] }
+    : undefined;
+}
+
 class AnthropicStreamDecoder implements ChatStreamDecoder {
   /** Content block index → the tool call index of a tool_use block (counted from 0). */
   private readonly toolIndex = new Map<number, number>();
@@ -41,8 +54,13 @@ class AnthropicStreamDecoder implements ChatStreamDecoder {
     thinking: undefined,
   };
 
+  /** Text deltas read without parsing once one has been (see text-event-template.ts). */
+  private readonly template = new TextEventTemplate('text', textDeltaFields);
+
   decode(event: SseEvent): DecodedStreamEvent {
     if (event.data === undefined) return nothing();
+    const plain = this.template.read(event.data, event.event);
+    if (plain !== undefined) return decoded([{ type: 'text', text: plain }], plain);
     let payload: unknown;
     try {
       payload = JSON.parse(event.data.toString('utf8'));
@@ -51,6 +69,7 @@ class AnthropicStreamDecoder implements ChatStreamDecoder {
     }
     if (!isRecord(payload))
       return decoded([], '', { error: 'the upstream sent a stream event that is not an object' });
+    if (!this.template.settled) this.template.learn(event.data, payload, event.event);
     if (event.event === 'error' || payload.type === 'error') {
       const error = readAnthropicError(payload);
       return decoded([], '', {

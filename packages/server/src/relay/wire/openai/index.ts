@@ -15,6 +15,6 @@ export const openAiChatCodec: ChatCodec = {
   createStreamEncoder: createOpenAiChatEncoder,
 };
 
-export { openAiChunkDeltas } from './stream.js';
+export { openAiChunkDeltas, openAiTextTemplate } from './stream.js';
 export { openAiUsage, encodeOpenAiUsage } from './answer.js';
 export { effortForBudget } from './request.js';

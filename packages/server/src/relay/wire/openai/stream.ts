@@ -8,6 +8,8 @@ import type { ChatStreamDecoder, ChatStreamEncoder, DecodedStreamEvent } from '.
 import { decodeFinishReason, encodeOpenAiUsage, openAiUsage } from './answer.js';
 import { isRecord } from '../json.js';
 import type { Json } from '../json.js';
+import { TextEventTemplate } from '../text-event-template.js';
+import type { TemplateFields } from '../text-event-template.js';
 
 const DONE = '[DONE]';
 
@@ -40,6 +42,35 @@ export function openAiChunkDeltas(chunk: Json): ChatDelta[] {
   return deltas;
 }
 
+const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';
+
+/**
+ * The content of a chunk that carries nothing but one choice's content (no usage, finish reason,
+ * reasoning or tool call), with its `obfuscation` pad; undefined for any other chunk. The chunks a
+ * stream's text template is learnt from (see text-event-template.ts).
+ */
+export function plainChunkFields(chunk: unknown): TemplateFields | undefined {
+  if (!isRecord(chunk) || !isBlank(chunk.error) || !isBlank(chunk.usage)) return undefined;
+  const choices = chunk.choices;
+  if (!Array.isArray(choices) || choices.length !== 1) return undefined;
+  const choice: unknown = choices[0];
+  if (!isRecord(choice) || !isBlank(choice.finish_reason) || choice.text !== undefined) return undefined;
+  if (choice.message !== undefined || !isRecord(choice.delta)) return undefined;
+  const delta = choice.delta;
+  if (!isBlank(delta.reasoning_content) || !isBlank(delta.reasoning) || !isBlank(delta.tool_calls)) {
+    return undefined;
+  }
+  if (typeof delta.content !== 'string') return undefined;
+  const pad = chunk.obfuscation;
+  return {
+    text: delta.content,
+    padding: typeof pad === 'string' ? [{ key: 'obfuscation', value: pad }] : [],
+  };
+}
+
+/** A stream's plain text chunks, read without parsing once one has been. */
+export const openAiTextTemplate = (): TextEventTemplate => new TextEventTemplate('content', plainChunkFields);
+
 const deltaText = (deltas: ChatDelta[]): string => {
   let text = '';
   for (const d of deltas) {
@@ -60,10 +91,16 @@ const decoded = (e: Partial<DecodedStreamEvent>): DecodedStreamEvent => ({
 });
 
 export function createOpenAiChatDecoder(): ChatStreamDecoder {
+  const template = openAiTextTemplate();
   return {
     decode(event: SseEvent): DecodedStreamEvent {
-      const data = event.data?.toString('utf8');
-      if (data === undefined || data === '') return decoded({});
+      const bytes = event.data;
+      if (bytes === undefined || bytes.length === 0) return decoded({});
+      const plain = template.read(bytes, event.event);
+      if (plain !== undefined) {
+        return decoded({ deltas: plain === '' ? [] : [{ type: 'text', text: plain }], text: plain });
+      }
+      const data = bytes.toString('utf8');
       if (data === DONE) return decoded({ done: true });
       let chunk: unknown;
       try {
@@ -72,6 +109,7 @@ export function createOpenAiChatDecoder(): ChatStreamDecoder {
         return decoded({ error: 'the upstream sent an event that is not valid JSON' });
       }
       if (!isRecord(chunk)) return decoded({ error: 'the upstream sent an event that is not a JSON object' });
+      if (!template.settled) template.learn(bytes, chunk, event.event);
       if (isRecord(chunk.error)) {
         const message = typeof chunk.error.message === 'string' ? chunk.error.message : 'upstream error';
         return decoded({ error: message });
