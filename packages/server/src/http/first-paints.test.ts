@@ -72,11 +72,15 @@ function consoleBuild(): string {
 /** The page once its variant has been rendered (the first request only asks for it). */
 async function paintedPage(t: TestApp, url: string, headers: Record<string, string> = {}): Promise<string> {
   let body = '';
+  // The real renderer starts a process first: on a loaded machine that takes seconds, not one.
   await expect
-    .poll(async () => {
-      body = (await t.call({ method: 'GET', url, headers })).body;
-      return body.includes('data-first-paint=');
-    })
+    .poll(
+      async () => {
+        body = (await t.call({ method: 'GET', url, headers })).body;
+        return body.includes('data-first-paint=');
+      },
+      { timeout: 20_000 },
+    )
     .toBe(true);
   return body;
 }
