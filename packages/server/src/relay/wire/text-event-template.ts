@@ -115,8 +115,8 @@ export class TextEventTemplate {
     const fields = this.fieldsOf(parsed);
     if (fields === undefined || fields.text === '') return;
     const placed: Placed[] = [];
-    for (const [key, value] of [[this.key, fields.text], ...fields.padding.map((p) => [p.key, p.value])]) {
-      const found = place(data, key as string, value as string);
+    for (const { key, value } of [{ key: this.key, value: fields.text }, ...fields.padding]) {
+      const found = place(data, key, value);
       if (found === undefined) {
         this.misses++;
         return;
