@@ -30,6 +30,7 @@ const root = join(here, '..');
 const config = {
   ...commonConfig(),
   sequential: number('BENCH_SEQUENTIAL', 2000),
+  rounds: number('BENCH_ROUNDS', 3),
   // e.g. "--cpu-prof --cpu-prof-dir=/tmp/sluice-profile" to see where the relay spends its time.
   sluiceNodeArgs: (process.env.BENCH_SLUICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
 };
@@ -148,25 +149,37 @@ async function main() {
     ];
     const memoryBefore = sluice.available ? await memoryNowAndSettled(sluice.proc.child.pid) : undefined;
 
+    // Each row's measured time is taken in `rounds` slices, one per round over all rows, so a row and
+    // the row it is compared with are measured close together, and a drift of the machine during the
+    // run shows as a spread instead of as a difference between rows.
     const throughputRows = [];
-    for (const scenario of SCENARIOS) {
-      const scenarioTargets = scenario.baseline ? targets.filter((t) => t.target === 'sluice') : targets;
-      for (const mode of ['json', 'stream']) {
-        for (const { target, url, key } of scenarioTargets) {
-          const load = {
-            url,
-            path: scenario.path,
-            headers: scenario.headers(key),
-            body: scenario.bodies[mode],
-            connections: config.connections,
-          };
-          await throughput({ ...load, duration: config.warmup });
-          const measured = await throughput({ ...load, duration: config.duration });
-          const row = { scenario: scenario.name, baseline: scenario.baseline, target, mode, ...measured };
-          console.log(
-            `${scenario.name.padEnd(22)} ${target.padEnd(12)} ${mode.padEnd(6)} ${row.rps.toFixed(0).padStart(7)} req/s  failed ${row.failed}`,
-          );
-          throughputRows.push(row);
+    const rowOf = new Map();
+    for (let round = 0; round < config.rounds; round++) {
+      for (const scenario of SCENARIOS) {
+        const scenarioTargets = scenario.baseline ? targets.filter((t) => t.target === 'sluice') : targets;
+        for (const mode of ['json', 'stream']) {
+          for (const { target, url, key } of scenarioTargets) {
+            const load = {
+              url,
+              path: scenario.path,
+              headers: scenario.headers(key),
+              body: scenario.bodies[mode],
+              connections: config.connections,
+            };
+            if (round === 0) await throughput({ ...load, duration: config.warmup });
+            const slice = await throughput({ ...load, duration: config.duration / config.rounds });
+            const id = `${scenario.name} ${target} ${mode}`;
+            let row = rowOf.get(id);
+            if (!row) {
+              row = { scenario: scenario.name, baseline: scenario.baseline, target, mode, slices: [] };
+              rowOf.set(id, row);
+              throughputRows.push(row);
+            }
+            row.slices.push(slice);
+            console.log(
+              `round ${round + 1} ${scenario.name.padEnd(22)} ${target.padEnd(12)} ${mode.padEnd(6)} ${slice.rps.toFixed(0).padStart(7)} req/s  failed ${slice.failed}`,
+            );
+          }
         }
       }
     }

@@ -12,7 +12,23 @@ export function machine() {
 }
 
 export const fixed = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
-const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+const median = (values) => {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+/** "median (lowest–highest)" of a row's slices, or the one value when there is only one. */
+const spread = (values, format) => {
+  const finite = values.filter(Number.isFinite);
+  if (finite.length === 0) return '–';
+  if (finite.length === 1) return format(finite[0]);
+  return `${format(median(finite))} (${format(Math.min(...finite))}–${format(Math.max(...finite))})`;
+};
+/** Per round: a / b of the slices measured in that round; the median and range over the rounds. */
+const roundRatios = (a, b) =>
+  a && b ? a.slices.map((slice, i) => slice.rps / (b.slices[i]?.rps ?? NaN)).filter((r) => r > 0) : [];
+const ratio = (a, b) => spread(roundRatios(a, b), (r) => `${r.toFixed(2)}×`);
 
 function table(header, rows) {
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
@@ -30,7 +46,10 @@ export function renderResults({ config, throughput, latency, memory, sluice, dat
       '(other work on the machine skews the numbers).',
   );
   out.push(
-    `Throughput: ${config.connections} connections, ${config.duration} s per row after a ${config.warmup} s warm-up. ` +
+    `Throughput: ${config.connections} connections, ${config.duration} s per row in ${config.rounds} rounds of ` +
+      `${fixed(config.duration / config.rounds, 1)} s (each row's first after a ${config.warmup} s warm-up); ` +
+      'req/s and ratios are the median of the rounds, with the lowest and highest in brackets; ' +
+      'a ratio is taken between the two rows of one round. ' +
       `Latency: ${config.sequential} sequential requests on one connection (after 1000 unmeasured).`,
   );
   if (!sluice.available)
@@ -45,15 +64,18 @@ export function renderResults({ config, throughput, latency, memory, sluice, dat
         row.scenario,
         row.target,
         MODE_LABEL[row.mode],
-        fixed(row.rps),
-        fixed(row.p50, 1),
-        fixed(row.p99, 1),
-        String(row.failed),
+        spread(
+          row.slices.map((slice) => slice.rps),
+          (v) => fixed(v),
+        ),
+        fixed(median(row.slices.map((slice) => slice.p50)), 1),
+        fixed(median(row.slices.map((slice) => slice.p99)), 1),
+        String(row.slices.reduce((sum, slice) => sum + slice.failed, 0)),
       ]),
     ),
   );
-  const rps = (scenario, target, mode) =>
-    throughput.find((r) => r.scenario === scenario && r.target === target && r.mode === mode)?.rps ?? NaN;
+  const rowOf = (scenario, target, mode) =>
+    throughput.find((r) => r.scenario === scenario && r.target === target && r.mode === mode);
   const scenarios = [...new Map(throughput.map((r) => [r.scenario, r.baseline])).entries()];
   const rows = [];
   for (const [scenario, baseline] of scenarios) {
@@ -61,14 +83,14 @@ export function renderResults({ config, throughput, latency, memory, sluice, dat
     if (!baseline) {
       rows.push([
         `${scenario}: pass-through / direct`,
-        ratio(rps(scenario, 'pass-through', 'json'), rps(scenario, 'direct', 'json')),
-        ratio(rps(scenario, 'pass-through', 'stream'), rps(scenario, 'direct', 'stream')),
+        ratio(rowOf(scenario, 'pass-through', 'json'), rowOf(scenario, 'direct', 'json')),
+        ratio(rowOf(scenario, 'pass-through', 'stream'), rowOf(scenario, 'direct', 'stream')),
       ]);
     }
     rows.push([
       `${scenario}: Sluice / pass-through${baseline ? ` (${baseline})` : ''}`,
-      ratio(rps(scenario, 'sluice', 'json'), rps(base, 'pass-through', 'json')),
-      ratio(rps(scenario, 'sluice', 'stream'), rps(base, 'pass-through', 'stream')),
+      ratio(rowOf(scenario, 'sluice', 'json'), rowOf(base, 'pass-through', 'json')),
+      ratio(rowOf(scenario, 'sluice', 'stream'), rowOf(base, 'pass-through', 'stream')),
     ]);
   }
   out.push('');

@@ -292,11 +292,17 @@ describe.skipIf(!PG || !REDIS)('two nodes on one PostgreSQL database and one Red
     const onA = await newToken(100_000_000);
     const onB = await newToken(100_000_000);
     const answeredByB: number[] = [];
+    /** How long B's calls took: a loaded machine commits slower too, and the window below grows with it. */
+    const tookOnB: number[] = [];
     let killedAt = 0;
     const load = async (node: ServerProcess, key: string, until: number, answered?: number[]) => {
       while (Date.now() < until) {
+        const sent = Date.now();
         const status = await chat(node, key).catch(() => 0);
-        if (status === 200) answered?.push(Date.now());
+        if (status === 200 && answered) {
+          answered.push(Date.now());
+          tookOnB.push(Date.now() - sent);
+        }
         if (status === 0) return;
       }
     };
@@ -317,12 +323,15 @@ describe.skipIf(!PG || !REDIS)('two nodes on one PostgreSQL database and one Red
     });
     await sleep(200);
     // What B answered and never wrote: at most the calls it settled in its last flush interval
-    // (25 ms) and the batch being committed; counted generously as those answered in its last 150 ms.
+    // (25 ms) and the batch being committed; counted generously as those answered in its last 150 ms,
+    // or in its last four median calls where the machine is so loaded that a call takes longer.
     const written = (await logsOf(onB.id)).count;
     const lost = answeredByB.length - written;
     expect(answeredByB.length).toBeGreaterThan(10);
     expect(lost).toBeGreaterThanOrEqual(0);
-    expect(lost).toBeLessThanOrEqual(answeredByB.filter((at) => at >= killedAt - 150).length);
+    const medianCall = tookOnB.sort((x, y) => x - y)[Math.floor(tookOnB.length / 2)] ?? 0;
+    const window = Math.max(150, 4 * medianCall);
+    expect(lost).toBeLessThanOrEqual(answeredByB.filter((at) => at >= killedAt - window).length);
     // Whatever was lost, nothing is half-written: every row is in the balances and nothing else.
     const row = await tokenRow(onB.id);
     expect(row.used_quota).toBe((await logsOf(onB.id)).sum);
