@@ -94,6 +94,24 @@ describe('POST /v1/chat/completions', () => {
     expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);
   });
 
+  it('pads every chunk with an obfuscation field of varying length unless include_obfuscation is false', async () => {
+    const streamed = { ...chatBody, stream: true, stream_options: { include_usage: true } };
+    const padded = events((await post('/v1/chat/completions', streamed)).text).data as Record<
+      string,
+      unknown
+    >[];
+    const pads = padded.slice(0, -1).map((c) => c.obfuscation);
+    expect(pads.every((pad) => typeof pad === 'string' && /^[A-Za-z0-9]{1,16}$/.test(pad))).toBe(true);
+    expect(new Set(pads.map((pad) => (pad as string).length)).size).toBeGreaterThan(1);
+    // The field comes last, after usage, as the real API writes it.
+    expect(Object.keys(padded[1] ?? {}).at(-1)).toBe('obfuscation');
+    expect(padded.at(-1)).not.toHaveProperty('obfuscation');
+
+    const plain = { ...chatBody, stream: true, stream_options: { include_obfuscation: false } };
+    const chunks = events((await post('/v1/chat/completions', plain)).text).data as Record<string, unknown>[];
+    expect(chunks.some((c) => 'obfuscation' in c)).toBe(false);
+  });
+
   it('sends no usage at all in a stream that did not ask for it', async () => {
     const { text } = await post('/v1/chat/completions', { ...chatBody, stream: true });
     const chunks = events(text).data as Chunk[];

@@ -1,4 +1,5 @@
 // POST /v1/chat/completions and the legacy POST /v1/completions, as JSON or as server-sent events.
+import { randomInt } from 'node:crypto';
 import {
   jsonTemplate,
   nowSeconds,
@@ -18,6 +19,22 @@ const pieces = (words: string[]): string[] => words.map((word, i) => (i === 0 ? 
 
 const wantsUsage = (body: Record<string, unknown>): boolean =>
   isRecord(body.stream_options) && body.stream_options.include_usage === true;
+
+/** OpenAI pads each streamed chat chunk unless the request sets stream_options.include_obfuscation to false. */
+const wantsObfuscation = (body: Record<string, unknown>): boolean =>
+  !(isRecord(body.stream_options) && body.stream_options.include_obfuscation === false);
+
+const PAD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * The `obfuscation` field OpenAI appends to a chunk: random characters whose number varies from chunk
+ * to chunk, so that the sizes of the events do not give the text away.
+ */
+function obfuscated(chunk: string): string {
+  let pad = '';
+  for (let n = randomInt(1, 17); n > 0; n--) pad += PAD_ALPHABET[randomInt(PAD_ALPHABET.length)];
+  return `${chunk.slice(0, -1)},"obfuscation":"${pad}"}`;
+}
 
 function requireModel(ex: Exchange, body: unknown): body is Record<string, unknown> {
   if (!isRecord(body) || typeof body.model !== 'string' || body.model === '') {
@@ -78,8 +95,9 @@ export async function handleChatCompletions(ex: Exchange): Promise<void> {
     ...(includeUsage ? { usage: null } : {}),
   };
   const chunk = jsonTemplate(envelope);
+  const pad = wantsObfuscation(body) ? obfuscated : (json: string) => json;
   const choice = (delta: string, finish: string | null = null): string =>
-    chunk(`{"index":0,"delta":${delta},"logprobs":null,"finish_reason":${JSON.stringify(finish)}}`);
+    pad(chunk(`{"index":0,"delta":${delta},"logprobs":null,"finish_reason":${JSON.stringify(finish)}}`));
   const events =
     plan.kind === 'text'
       ? [

@@ -131,9 +131,15 @@ describe.each(testDialects())('relay chat and completions on %s', (dialect) => {
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const events = sseEvents(await res.text());
     expect(events.at(-1)).toBe('[DONE]');
-    const chunks = events.slice(0, -1) as { choices: { delta: { content?: string } }[]; usage?: unknown }[];
+    const chunks = events.slice(0, -1) as {
+      choices: { delta: { content?: string } }[];
+      usage?: unknown;
+      obfuscation?: string;
+    }[];
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('You said: one two');
     expect(chunks.every((c) => c.choices.length > 0)).toBe(true);
+    // The upstream's per-chunk obfuscation pads reach the client as they were sent.
+    expect(chunks.every((c) => typeof c.obfuscation === 'string' && c.obfuscation !== '')).toBe(true);
 
     const sent = mock.lastRequest('/v1/chat/completions')?.body as {
       stream_options?: { include_usage?: boolean };
