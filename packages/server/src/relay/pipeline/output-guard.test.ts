@@ -67,6 +67,13 @@ describe('the spend check past its cheap bound', () => {
     expect(hold.amount).toBe(10 + 24 + 256);
     for (let i = 0; i < 40; i++) expect(await send(word)).toBe(true);
     expect(asks).toHaveLength(1);
+    // 264 bytes, within the 280 the hold now pays for; at 282 it grows again, to 282 + 256.
+    for (let i = 0; i < 3; i++) expect(await send(word)).toBe(true);
+    expect(asks).toEqual([
+      { extra: 10 + 24 + 256 - 30, whole: true },
+      { extra: 10 + 282 + 256 - (10 + 24 + 256), whole: true },
+    ]);
+    expect(hold.amount).toBe(10 + 282 + 256);
     expect(counter.asked).toBe(0);
   });
 
