@@ -152,7 +152,6 @@ async function main() {
     // Each row's measured time is taken in `rounds` slices, one per round over all rows, so a row and
     // the row it is compared with are measured close together, and a drift of the machine during the
     // run shows as a spread instead of as a difference between rows.
-    const throughputRows = [];
     const rowOf = new Map();
     for (let round = 0; round < config.rounds; round++) {
       for (const scenario of SCENARIOS) {
@@ -173,7 +172,6 @@ async function main() {
             if (!row) {
               row = { scenario: scenario.name, baseline: scenario.baseline, target, mode, slices: [] };
               rowOf.set(id, row);
-              throughputRows.push(row);
             }
             row.slices.push(slice);
             console.log(
@@ -218,7 +216,7 @@ async function main() {
       : undefined;
     const section = renderResults({
       config,
-      throughput: throughputRows,
+      throughput: [...rowOf.values()],
       latency: latencyRows,
       memory,
       sluice,

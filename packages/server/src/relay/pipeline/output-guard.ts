@@ -89,10 +89,10 @@ export class OutputGuard {
   }
 
   /**
-   * Grows the hold to pay for `tokens` of output, whole or not at all; true when it now does. A hold of
-   * at least the quota of `tokens` pays for `tokens` (the formula is monotone in the output), so no
-   * search over the formula is needed (a search per growth cost about 8 µs, and a stream whose text
-   * keeps passing its byte bound grows the hold every GROWTH_TOKENS bytes).
+   * Grows the hold to pay for `tokens` (more than the bound) of output, whole or not at all; true when
+   * it now does. A hold of at least the quota of `tokens` pays for `tokens` (the formula is monotone in
+   * the output), so no search over the formula is needed (a search per growth cost about 8 µs, and a
+   * stream whose text keeps passing its byte bound grows the hold every GROWTH_TOKENS bytes).
    */
   private async growTo(tokens: number): Promise<boolean> {
     const { input } = this;
@@ -102,8 +102,8 @@ export class OutputGuard {
     );
     if (wanted > input.hold.amount) await input.extend(input.hold, wanted - input.hold.amount, true);
     if (input.hold.amount < wanted) return false;
-    this.allowed = Math.max(this.allowed, tokens);
-    return this.bound <= this.allowed;
+    this.allowed = tokens;
+    return true;
   }
 
   /** Whether the guard ended the stream. */
