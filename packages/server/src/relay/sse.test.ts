@@ -30,6 +30,25 @@ describe('SSE decoder', () => {
     }
   });
 
+  it('reads UTF-8 text wherever the reads split it, before and after ASCII-only reads', () => {
+    const text = 'data: {"a":"plain"}\n\nevent: é\ndata: 日本\ndata: ☀️\n\ndata: {"b":"after"}\n\n';
+    const bytes = Buffer.from(text);
+    for (let cut = 1; cut < bytes.length; cut += 3) {
+      const decoder = new SseDecoder();
+      const events = [
+        ...decoder.push(bytes.subarray(0, cut)),
+        ...decoder.push(bytes.subarray(cut, cut + 5)),
+        ...decoder.push(bytes.subarray(cut + 5)),
+      ];
+      expect(events.map((e) => [e.event, e.data])).toEqual([
+        [undefined, '{"a":"plain"}'],
+        ['é', '日本\n☀️'],
+        [undefined, '{"b":"after"}'],
+      ]);
+      expect(Buffer.concat(events.map((e) => e.raw)).toString()).toBe(text);
+    }
+  });
+
   it('joins multi-line data and passes comments through as events without data', () => {
     const events = decodeAll([': keep-alive\n\ndata: line1\ndata: line2\n\n']);
     expect(events).toEqual([

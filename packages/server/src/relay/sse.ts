@@ -1,11 +1,12 @@
 // Server-sent events, decoded incrementally from upstream bytes and encoded for clients. Events keep
 // their exact bytes so a same-format relay forwards them untouched.
+import { isAscii } from 'node:buffer';
 
 export interface SseEvent {
   /** The whole event as received, up to and including the blank line that ends it. */
   raw: Buffer;
-  /** The data lines joined with "\n" (undefined when the event has none, e.g. a comment). */
-  data?: Buffer;
+  /** The data lines joined with "\n", as text (undefined when the event has none, e.g. a comment). */
+  data?: string;
   /** The event field, when present (Claude-style streams name their events). */
   event?: string;
 }
@@ -13,36 +14,50 @@ export interface SseEvent {
 const LF = 0x0a;
 const CR = 0x0d;
 const EMPTY = Buffer.alloc(0);
-const DATA = Buffer.from('data:');
-const EVENT = Buffer.from('event:');
-
-function startsWith(buffer: Buffer, start: number, end: number, prefix: Buffer): boolean {
-  if (end - start < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (buffer[start + i] !== prefix[i]) return false;
-  return true;
-}
 
 /** Where a field's value starts: after the colon and one optional space. */
-const valueStart = (buffer: Buffer, afterColon: number, end: number): number =>
-  afterColon < end && buffer[afterColon] === 0x20 ? afterColon + 1 : afterColon;
+const valueStart = (text: string, afterColon: number, end: number): number =>
+  afterColon < end && text.charCodeAt(afterColon) === 0x20 ? afterColon + 1 : afterColon;
 
+/**
+ * The decoder scans a copy of the unread bytes as a latin1 string (one character per byte, so offsets
+ * match and a line feed is a line feed: UTF-8 never uses bytes below 0x80 inside a character). String
+ * searches and slices are plain JavaScript, where a Buffer view per line or value was a native call
+ * and an object each, most of the decoder's time. When the bytes are all ASCII (the usual case) that
+ * string is already their text and each event's data is a slice of it; otherwise each data is decoded
+ * from the bytes as UTF-8.
+ */
 export class SseDecoder {
   private pending: Buffer = EMPTY;
+  /** `pending` as latin1. */
+  private text = '';
+  /** Whether `pending` is all ASCII (then `text` is also its UTF-8 reading). */
+  private ascii = true;
   /** Offset in `pending` where the current (unfinished) event starts. */
   private eventStart = 0;
   /** Offset in `pending` up to which lines have been scanned. */
   private scanned = 0;
-  private dataLines: Buffer[] = [];
+  /** The current event's data lines: start and end offsets, in pairs. */
+  private dataLines: number[] = [];
   private eventName: string | undefined;
 
   push(chunk: Buffer): SseEvent[] {
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    if (this.pending.length === 0) {
+      this.pending = chunk;
+      this.text = chunk.toString('latin1');
+      this.ascii = isAscii(chunk);
+    } else {
+      this.pending = Buffer.concat([this.pending, chunk]);
+      this.text += chunk.toString('latin1');
+      this.ascii = this.ascii && isAscii(chunk);
+    }
+    const text = this.text;
     const events: SseEvent[] = [];
     for (;;) {
-      const lf = this.pending.indexOf(LF, this.scanned);
+      const lf = text.indexOf('\n', this.scanned);
       if (lf === -1) break;
       const lineStart = this.scanned;
-      const lineEnd = lf > lineStart && this.pending[lf - 1] === CR ? lf - 1 : lf;
+      const lineEnd = lf > lineStart && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
       this.scanned = lf + 1;
       if (lineEnd === lineStart) {
         const event = this.finishEvent(this.scanned);
@@ -54,7 +69,10 @@ export class SseDecoder {
     // Drop what has been handed out so the buffer never grows past one event.
     if (this.eventStart > 0) {
       this.pending = this.pending.subarray(this.eventStart);
+      this.text = this.text.slice(this.eventStart);
+      this.ascii = this.ascii || isAscii(this.pending);
       this.scanned -= this.eventStart;
+      for (let i = 0; i < this.dataLines.length; i++) (this.dataLines[i] as number) -= this.eventStart;
       this.eventStart = 0;
     }
     return events;
@@ -68,41 +86,58 @@ export class SseDecoder {
     }
     const event = this.finishEvent(this.pending.length);
     this.pending = EMPTY;
+    this.text = '';
+    this.ascii = true;
     this.eventStart = 0;
     this.scanned = 0;
     return event ? [event] : [];
   }
 
-  /**
-   * The line at [start, end) of `pending`. Field names are compared in place: a Buffer view per line
-   * (and another per comparison) was most of the decoder's time.
-   */
+  /** The text of bytes [start, end) of `pending`. */
+  private textOf(start: number, end: number): string {
+    return this.ascii ? this.text.slice(start, end) : this.pending.toString('utf8', start, end);
+  }
+
+  /** The line at [start, end) of `pending`. */
   private readLine(start: number, end: number): void {
-    const pending = this.pending;
-    if (startsWith(pending, start, end, DATA)) {
-      this.dataLines.push(pending.subarray(valueStart(pending, start + DATA.length, end), end));
-    } else if (startsWith(pending, start, end, EVENT)) {
-      this.eventName = pending.toString('utf8', valueStart(pending, start + EVENT.length, end), end);
+    const text = this.text;
+    if (text.startsWith('data:', start)) {
+      this.dataLines.push(valueStart(text, start + 5, end), end);
+    } else if (text.startsWith('event:', start)) {
+      this.eventName = this.textOf(valueStart(text, start + 6, end), end);
     }
   }
 
   private finishEvent(end: number): SseEvent | undefined {
-    const raw = this.pending.subarray(this.eventStart, end);
+    const start = this.eventStart;
     this.eventStart = end;
     const lines = this.dataLines;
     const eventName = this.eventName;
-    this.dataLines = [];
     this.eventName = undefined;
-    if (raw.length === 0 || (lines.length === 0 && eventName === undefined && isBlank(raw))) return undefined;
-    const event: SseEvent = { raw };
-    if (lines.length === 1) event.data = lines[0];
-    else if (lines.length > 1) event.data = Buffer.from(lines.map((l) => l.toString('utf8')).join('\n'));
+    if (lines.length > 0) this.dataLines = [];
+    if (end === start || (lines.length === 0 && eventName === undefined && this.isBlank(start, end))) {
+      return undefined;
+    }
+    const event: SseEvent = { raw: this.pending.subarray(start, end) };
+    if (lines.length === 2) event.data = this.textOf(lines[0] as number, lines[1] as number);
+    else if (lines.length > 2) {
+      const parts: string[] = [];
+      for (let i = 0; i < lines.length; i += 2)
+        parts.push(this.textOf(lines[i] as number, lines[i + 1] as number));
+      event.data = parts.join('\n');
+    }
     if (eventName !== undefined) event.event = eventName;
     return event;
   }
-}
 
-const isBlank = (b: Buffer): boolean => b.every((byte) => byte === LF || byte === CR);
+  private isBlank(start: number, end: number): boolean {
+    for (let i = start; i < end; i++) {
+      const byte = this.text.charCodeAt(i);
+      if (byte !== LF && byte !== CR) return false;
+    }
+    return true;
+  }
+}
 
 /** One SSE data event. */
 export const sseData = (data: string): string => `data: ${data}\n\n`;

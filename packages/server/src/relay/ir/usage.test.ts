@@ -64,13 +64,8 @@ describe('OpenAI usage with unbelievable counts falls back to the local count', 
   });
 
   it('still recognises an unbelievable usage chunk of a stream as the usage chunk', () => {
-    const data = Buffer.from(
-      JSON.stringify({ choices: [], usage: { prompt_tokens: -5, completion_tokens: 1e300 } }),
-    );
-    const event = toOpenAiEvent({
-      raw: Buffer.concat([Buffer.from('data: '), data, Buffer.from('\n\n')]),
-      data,
-    });
+    const data = JSON.stringify({ choices: [], usage: { prompt_tokens: -5, completion_tokens: 1e300 } });
+    const event = toOpenAiEvent({ raw: Buffer.from(`data: ${data}\n\n`), data });
     expect(event.usage).toBeUndefined();
     // Stripped from the client stream like any usage chunk the client did not ask for.
     expect(event.usageOnly).toBe(true);

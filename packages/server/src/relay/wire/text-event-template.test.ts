@@ -12,7 +12,7 @@ const chunk = (content: string, extra = ''): string =>
 
 const learnt = (first: string): TextEventTemplate => {
   const template = new TextEventTemplate('content', plainChunkFields);
-  template.learn(Buffer.from(first), JSON.parse(first), undefined);
+  template.learn(first, JSON.parse(first), undefined);
   return template;
 };
 
@@ -21,10 +21,10 @@ describe('text event templates', () => {
     const template = learnt(chunk('"Hello"'));
     expect(template.settled).toBe(true);
     for (const text of ['world', '', ' naïve ☀️', 'two\nlines', 'say "hi"', 'back\\slash', 'é']) {
-      expect(template.read(Buffer.from(chunk(JSON.stringify(text))), undefined)).toBe(text);
+      expect(template.read(chunk(JSON.stringify(text)), undefined)).toBe(text);
     }
     // Escapes an upstream may write that JSON.stringify would not.
-    expect(template.read(Buffer.from(chunk('"caf\\u00e9 \\/ \\u003c"')), undefined)).toBe('café / <');
+    expect(template.read(chunk('"caf\\u00e9 \\/ \\u003c"'), undefined)).toBe('café / <');
   });
 
   it('leaves every other event to the full parse', () => {
@@ -44,9 +44,9 @@ describe('text event templates', () => {
       chunk('"Hello"').slice(0, -5),
       '[DONE]',
     ];
-    for (const data of other) expect(template.read(Buffer.from(data), undefined), data).toBeUndefined();
+    for (const data of other) expect(template.read(data, undefined), data).toBeUndefined();
     // The event name is part of the template.
-    expect(template.read(Buffer.from(chunk('"Hello"')), 'message')).toBeUndefined();
+    expect(template.read(chunk('"Hello"'), 'message')).toBeUndefined();
   });
 
   it("reads OpenAI's chunks whose obfuscation pad changes in every one", () => {
@@ -54,12 +54,12 @@ describe('text event templates', () => {
       `${chunk(JSON.stringify(content)).slice(0, -1)},"usage":null,"obfuscation":${pad}}`;
     const template = learnt(padded('Hello', '"a1B2"'));
     expect(template.settled).toBe(true);
-    expect(template.read(Buffer.from(padded(' world', '"xYz"')), undefined)).toBe(' world');
-    expect(template.read(Buffer.from(padded('', '"longer-pad-0123"')), undefined)).toBe('');
-    expect(template.read(Buffer.from(padded('é', '"q\\u0041"')), undefined)).toBe('é');
+    expect(template.read(padded(' world', '"xYz"'), undefined)).toBe(' world');
+    expect(template.read(padded('', '"longer-pad-0123"'), undefined)).toBe('');
+    expect(template.read(padded('é', '"q\\u0041"'), undefined)).toBe('é');
     // The pad must still be one valid JSON string.
     for (const pad of ['"bad \\x"', '"a","role":"user"', '"cut']) {
-      expect(template.read(Buffer.from(padded('x', pad)), undefined), pad).toBeUndefined();
+      expect(template.read(padded('x', pad), undefined), pad).toBeUndefined();
     }
   });
 
@@ -70,17 +70,17 @@ describe('text event templates', () => {
     // parse shows is not the content.
     const elsewhere = `{"meta":{"content":"hi"},"choices":[{"delta":{"content":"h\\u0069"}}]}`;
     const template = new TextEventTemplate('content', plainChunkFields);
-    template.learn(Buffer.from(twice), JSON.parse(twice), undefined);
-    template.learn(Buffer.from(elsewhere), JSON.parse(elsewhere), undefined);
+    template.learn(twice, JSON.parse(twice), undefined);
+    template.learn(elsewhere, JSON.parse(elsewhere), undefined);
     expect(template.settled).toBe(false);
-    expect(template.read(Buffer.from(elsewhere), undefined)).toBeUndefined();
+    expect(template.read(elsewhere, undefined)).toBeUndefined();
     // An empty text or a chunk with more than text is not learnt from and costs no try.
     const role = chunk('""', ',"role":"assistant"');
-    template.learn(Buffer.from(role), JSON.parse(role), undefined);
+    template.learn(role, JSON.parse(role), undefined);
     expect(template.settled).toBe(false);
-    template.learn(Buffer.from(twice), JSON.parse(twice), undefined);
+    template.learn(twice, JSON.parse(twice), undefined);
     expect(template.settled).toBe(true);
-    expect(template.read(Buffer.from(chunk('"x"')), undefined)).toBeUndefined();
+    expect(template.read(chunk('"x"'), undefined)).toBeUndefined();
   });
 
   /** Every event decoded by one decoder (which learns) and, each alone, by a fresh one (which cannot). */

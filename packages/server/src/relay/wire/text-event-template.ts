@@ -1,8 +1,8 @@
 // Most events of a chat stream are alike but for their text: an OpenAI chunk repeats its id, model and
 // choice around `"content":"…"`, an Anthropic text delta its type and index around `"text":"…"`. Once a
-// decoder has parsed one such event, the template keeps the bytes around its text; a later event with
-// exactly those bytes around a valid JSON string is that same event with another text, read by comparing
-// bytes instead of parsing it again. A field that changes in every event without meaning anything (the
+// decoder has parsed one such event, the template keeps the data around its text; a later event with
+// exactly that data around a valid JSON string is that same event with another text, read by comparing
+// strings instead of parsing it again. A field that changes in every event without meaning anything (the
 // `obfuscation` pad OpenAI adds to each chunk) may be a string of any content too. Anything else (other
 // events, another field order, escapes the template cannot vouch for) is left to the decoder's parse.
 
@@ -24,7 +24,7 @@ export interface TemplateFields {
   padding: readonly { key: string; value: string }[];
 }
 
-/** Where one string value sits in an event's bytes: from its opening quote to its closing quote. */
+/** Where one string value sits in an event: from its opening quote to its closing quote. */
 interface Placed {
   key: string;
   open: number;
@@ -35,19 +35,12 @@ interface Placed {
  * Finds `"key":"value"` (the value as JSON.stringify writes it) exactly once in `data`; undefined when
  * it is not there (the upstream escaped it another way) or is there more than once.
  */
-function place(data: Buffer, key: string, value: string): Placed | undefined {
+function place(data: string, key: string, value: string): Placed | undefined {
   const needle = `"${key}":${JSON.stringify(value)}`;
   const at = data.indexOf(needle);
   if (at === -1 || data.lastIndexOf(needle) !== at) return undefined;
-  return { key, open: at + key.length + 3, close: at + Buffer.byteLength(needle) - 1 };
+  return { key, open: at + key.length + 3, close: at + needle.length - 1 };
 }
-
-/** A copy of `bytes`, so the template does not keep the upstream's read buffer alive. */
-const copyOf = (bytes: Buffer): Buffer => {
-  const copy = Buffer.allocUnsafe(bytes.length);
-  bytes.copy(copy);
-  return copy;
-};
 
 /** Set by `stringEnd` when the string it scanned holds an escape. */
 let sawEscape = false;
@@ -56,13 +49,13 @@ let sawEscape = false;
  * The offset of the closing quote of the JSON string whose content starts at `start`, or -1 when its
  * content is not valid: a control character, or a backslash at the very end.
  */
-function stringEnd(data: Buffer, start: number): number {
+function stringEnd(data: string, start: number): number {
   sawEscape = false;
   for (let i = start; i < data.length; i++) {
-    const byte = data[i] as number;
-    if (byte === QUOTE) return i;
-    if (byte < 0x20) return -1;
-    if (byte === BACKSLASH) {
+    const code = data.charCodeAt(i);
+    if (code === QUOTE) return i;
+    if (code < 0x20) return -1;
+    if (code === BACKSLASH) {
       sawEscape = true;
       i++;
     }
@@ -70,10 +63,17 @@ function stringEnd(data: Buffer, start: number): number {
   return -1;
 }
 
+/**
+ * Whether `data` holds `part` at `at`. A slice and `===` compare the characters in one block, where
+ * `startsWith` went through them one by one (measured: about 35 ns against 350 ns for 180 characters).
+ */
+const holdsAt = (data: string, at: number, part: string): boolean =>
+  data.slice(at, at + part.length) === part;
+
 /** A string's value, its escapes checked and undone; undefined when an escape is not valid JSON. */
-function unescaped(data: Buffer, start: number, end: number): string | undefined {
+function unescaped(data: string, start: number, end: number): string | undefined {
   try {
-    return JSON.parse(data.toString('utf8', start - 1, end + 1)) as string;
+    return JSON.parse(data.slice(start - 1, end + 1)) as string;
   } catch {
     return undefined;
   }
@@ -81,10 +81,10 @@ function unescaped(data: Buffer, start: number, end: number): string | undefined
 
 export class TextEventTemplate {
   /**
-   * The event's fixed bytes: before the first string value (with its opening quote), between each
+   * The event's fixed text: before the first string value (with its opening quote), between each
    * value and the next (from a closing quote to the next opening one), and after the last.
    */
-  private segments: Buffer[] | undefined;
+  private segments: string[] | undefined;
   /** Which of the string values is the text (the others are padding). */
   private textAt = 0;
   /** The SSE event name the template's event came with (Anthropic names every event). */
@@ -108,9 +108,9 @@ export class TextEventTemplate {
 
   /**
    * Takes a parsed event as the template when it is a plain text event whose text (and padding) can
-   * be found in its bytes exactly once each. Called by the decoder after a full parse, until settled.
+   * be found in its data exactly once each. Called by the decoder after a full parse, until settled.
    */
-  learn(data: Buffer, parsed: unknown, eventName: string | undefined): void {
+  learn(data: string, parsed: unknown, eventName: string | undefined): void {
     if (this.settled) return;
     const fields = this.fieldsOf(parsed);
     if (fields === undefined || fields.text === '') return;
@@ -126,17 +126,17 @@ export class TextEventTemplate {
     placed.sort((a, b) => a.open - b.open);
     // Each segment but the first starts at a closing quote; the probe is the event with the text
     // replaced by PROBE and the padding by another string.
-    const segments: Buffer[] = [];
+    const segments: string[] = [];
     let from = 0;
     let probe = '';
     for (const value of placed) {
-      segments.push(copyOf(data.subarray(from, value.open + 1)));
+      segments.push(data.slice(from, value.open + 1));
       const replacement = JSON.stringify(value.key === this.key ? PROBE : 'x');
-      probe += data.toString('utf8', from === 0 ? 0 : from + 1, value.open) + replacement;
+      probe += data.slice(from === 0 ? 0 : from + 1, value.open) + replacement;
       from = value.close;
     }
-    segments.push(copyOf(data.subarray(from)));
-    probe += data.toString('utf8', from + 1);
+    segments.push(data.slice(from));
+    probe += data.slice(from + 1);
     let reread: TemplateFields | undefined;
     try {
       reread = this.fieldsOf(JSON.parse(probe));
@@ -156,27 +156,18 @@ export class TextEventTemplate {
    * The text of an event that matches the template; undefined when it does not (the decoder parses
    * it). A match is the template's event with another text (and padding), so it means nothing else.
    */
-  read(data: Buffer, eventName: string | undefined): string | undefined {
+  read(data: string, eventName: string | undefined): string | undefined {
     const segments = this.segments;
     if (segments === undefined || eventName !== this.eventName) return undefined;
-    const first = segments[0] as Buffer;
-    if (data.length < first.length || data.compare(first, 0, first.length, 0, first.length) !== 0) {
-      return undefined;
-    }
-    let at = first.length;
+    if (!holdsAt(data, 0, segments[0] as string)) return undefined;
+    let at = (segments[0] as string).length;
     let text: string | undefined;
     for (let i = 1; i < segments.length; i++) {
-      const segment = segments[i] as Buffer;
+      const segment = segments[i] as string;
       const end = stringEnd(data, at);
-      if (
-        end === -1 ||
-        end + segment.length > data.length ||
-        data.compare(segment, 0, segment.length, end, end + segment.length) !== 0
-      ) {
-        return undefined;
-      }
+      if (end === -1 || !holdsAt(data, end, segment)) return undefined;
       if (i - 1 === this.textAt) {
-        text = sawEscape ? unescaped(data, at, end) : data.toString('utf8', at, end);
+        text = sawEscape ? unescaped(data, at, end) : data.slice(at, end);
         if (text === undefined) return undefined;
       } else if (sawEscape && unescaped(data, at, end) === undefined) {
         return undefined;

@@ -27,7 +27,7 @@ export class ArrayFramer {
     let out = '';
     for (const event of events) {
       if (event.data === undefined || event.data.length === 0) continue;
-      out += (this.started ? ',\r\n' : '[') + event.data.toString('utf8');
+      out += (this.started ? ',\r\n' : '[') + event.data;
       this.started = true;
     }
     return out;

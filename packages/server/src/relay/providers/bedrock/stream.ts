@@ -53,14 +53,9 @@ function sseEventOf(payload: Uint8Array): SseEvent | string {
   if (typeof bytes !== 'string') return 'the upstream sent a stream chunk without bytes';
   const json = Buffer.from(bytes, 'base64').toString('utf8');
   const type = eventType(json);
-  if (json.includes('\n')) {
-    // SSE data lines cannot hold a line break: a multi-line payload takes one data line per line.
-    const lines = json.split('\n').join('\ndata: ');
-    return { raw: Buffer.from(`event: ${type}\ndata: ${lines}\n\n`), data: Buffer.from(json), event: type };
-  }
-  const head = `event: ${type}\ndata: `;
-  const raw = Buffer.from(`${head}${json}\n\n`);
-  return { raw, data: raw.subarray(Buffer.byteLength(head), raw.length - 2), event: type };
+  // SSE data lines cannot hold a line break: a multi-line payload takes one data line per line.
+  const lines = json.includes('\n') ? json.split('\n').join('\ndata: ') : json;
+  return { raw: Buffer.from(`event: ${type}\ndata: ${lines}\n\n`), data: json, event: type };
 }
 
 /** What an exception's payload says: {"message": …} (model stream errors add the model's own status). */

@@ -12,7 +12,7 @@ import { openAiChunkDeltas, openAiTextTemplate } from '../../wire/openai/index.j
 import type { TextEventTemplate } from '../../wire/text-event-template.js';
 import { isRecord } from '../../wire/json.js';
 
-const DONE = Buffer.from('[DONE]');
+const DONE = '[DONE]';
 
 function hasFinishReason(choices: unknown): boolean {
   return (
@@ -60,10 +60,10 @@ export function toOpenAiEvent(event: SseEvent, convert = false, template?: TextE
       : undefined;
     return irEvent(raw, true, plain, undefined, false, false, undefined, deltas);
   }
-  if (data.equals(DONE)) return irEvent(raw, false, '', undefined, false, false, undefined, undefined, true);
+  if (data === DONE) return irEvent(raw, false, '', undefined, false, false, undefined, undefined, true);
   let chunk: unknown;
   try {
-    chunk = JSON.parse(data.toString('utf8'));
+    chunk = JSON.parse(data);
   } catch {
     return failed(raw, 'the upstream sent an event that is not valid JSON');
   }

@@ -77,8 +77,7 @@ describe('anthropic stream decoding', () => {
 
   it('takes the newer message_delta input and cache counts over message_start', () => {
     const decoder = anthropicCodec.createStreamDecoder();
-    const event = (data: unknown) =>
-      decoder.decode({ raw: Buffer.alloc(0), data: Buffer.from(JSON.stringify(data)) });
+    const event = (data: unknown) => decoder.decode({ raw: Buffer.alloc(0), data: JSON.stringify(data) });
     event({
       type: 'message_start',
       message: { usage: { input_tokens: 10, cache_read_input_tokens: 5, output_tokens: 1 } },
@@ -106,8 +105,7 @@ describe('anthropic stream decoding', () => {
 
   it('passes on only client tool calls, counted from 0', () => {
     const decoder = anthropicCodec.createStreamDecoder();
-    const event = (data: unknown) =>
-      decoder.decode({ raw: Buffer.alloc(0), data: Buffer.from(JSON.stringify(data)) });
+    const event = (data: unknown) => decoder.decode({ raw: Buffer.alloc(0), data: JSON.stringify(data) });
     const server = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} };
     expect(event({ type: 'content_block_start', index: 0, content_block: server }).deltas).toEqual([]);
     const query = { type: 'input_json_delta', partial_json: '{"query":"x"}' };
@@ -117,9 +115,7 @@ describe('anthropic stream decoding', () => {
       { type: 'tool_call', index: 0, id: 'toolu_1', name: 'f', arguments: '' },
     ]);
     expect(event({ type: 'ping' }).deltas).toEqual([]);
-    expect(decoder.decode({ raw: Buffer.alloc(0), data: Buffer.from('{oops') }).error).toMatch(
-      /not valid JSON/,
-    );
+    expect(decoder.decode({ raw: Buffer.alloc(0), data: '{oops' }).error).toMatch(/not valid JSON/);
   });
 });
 

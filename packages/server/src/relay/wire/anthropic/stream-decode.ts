@@ -58,18 +58,19 @@ class AnthropicStreamDecoder implements ChatStreamDecoder {
   private readonly template = new TextEventTemplate('text', textDeltaFields);
 
   decode(event: SseEvent): DecodedStreamEvent {
-    if (event.data === undefined) return nothing();
-    const plain = this.template.read(event.data, event.event);
+    const data = event.data;
+    if (data === undefined) return nothing();
+    const plain = this.template.read(data, event.event);
     if (plain !== undefined) return decoded([{ type: 'text', text: plain }], plain);
     let payload: unknown;
     try {
-      payload = JSON.parse(event.data.toString('utf8'));
+      payload = JSON.parse(data);
     } catch {
       return decoded([], '', { error: 'the upstream sent a stream event that is not valid JSON' });
     }
     if (!isRecord(payload))
       return decoded([], '', { error: 'the upstream sent a stream event that is not an object' });
-    if (!this.template.settled) this.template.learn(event.data, payload, event.event);
+    if (!this.template.settled) this.template.learn(data, payload, event.event);
     if (event.event === 'error' || payload.type === 'error') {
       const error = readAnthropicError(payload);
       return decoded([], '', {

@@ -34,7 +34,7 @@ export function createGeminiStreamDecoder(): ChatStreamDecoder {
       if (data === undefined || data.length === 0) return decoded([], undefined, false, false, '', undefined);
       let chunk: unknown;
       try {
-        chunk = JSON.parse(data.toString('utf8'));
+        chunk = JSON.parse(data);
       } catch {
         return decoded([], undefined, false, false, '', 'the upstream sent an event that is not valid JSON');
       }

@@ -87,9 +87,7 @@ describe('a Gemini stream from upstream', () => {
   it('counts tool calls across events from 0', () => {
     const decoder = geminiCodec.createStreamDecoder();
     const chunk = (name: string) =>
-      Buffer.from(
-        JSON.stringify({ candidates: [{ content: { parts: [{ functionCall: { name, args: {} } }] } }] }),
-      );
+      JSON.stringify({ candidates: [{ content: { parts: [{ functionCall: { name, args: {} } }] } }] });
     const first = decoder.decode({ raw: Buffer.alloc(0), data: chunk('a') });
     const second = decoder.decode({ raw: Buffer.alloc(0), data: chunk('b') });
     expect(first.deltas[0]).toMatchObject({ index: 0, name: 'a', id: 'call_0' });
@@ -98,32 +96,30 @@ describe('a Gemini stream from upstream', () => {
 
   it('tells an error event and a broken event apart from data', () => {
     const decoder = geminiCodec.createStreamDecoder();
-    const error = decoder.decode({ raw: Buffer.alloc(0), data: fixture('error-429.json') });
+    const error = decoder.decode({ raw: Buffer.alloc(0), data: fixture('error-429.json').toString('utf8') });
     expect(error.error).toBe(
       'RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.',
     );
-    expect(decoder.decode({ raw: Buffer.alloc(0), data: Buffer.from('{"candidates": [') }).error).toMatch(
+    expect(decoder.decode({ raw: Buffer.alloc(0), data: '{"candidates": [' }).error).toMatch(
       /not valid JSON/,
     );
-    expect(decoder.decode({ raw: Buffer.alloc(0), data: Buffer.from('[1]') }).error).toMatch(
-      /not a JSON object/,
-    );
+    expect(decoder.decode({ raw: Buffer.alloc(0), data: '[1]' }).error).toMatch(/not a JSON object/);
   });
 
   it('ends a stream whose prompt was blocked with the content filter', () => {
     const decoder = geminiCodec.createStreamDecoder();
-    const data = Buffer.from(JSON.stringify({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' } }));
-    const event = decoder.decode({ raw: data, data });
+    const data = JSON.stringify({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' } });
+    const event = decoder.decode({ raw: Buffer.from(data), data });
     expect(event.finished).toBe(true);
     expect(event.deltas).toEqual([{ type: 'finish', reason: 'content_filter' }]);
   });
 
   it('finishes with a plain stop when the model called no function', () => {
     const decoder = geminiCodec.createStreamDecoder();
-    const data = Buffer.from(
-      JSON.stringify({ candidates: [{ content: { parts: [{ text: 'Hi' }] }, finishReason: 'STOP' }] }),
-    );
-    expect(decoder.decode({ raw: data, data }).deltas).toEqual([
+    const data = JSON.stringify({
+      candidates: [{ content: { parts: [{ text: 'Hi' }] }, finishReason: 'STOP' }],
+    });
+    expect(decoder.decode({ raw: Buffer.from(data), data }).deltas).toEqual([
       { type: 'text', text: 'Hi' },
       { type: 'finish', reason: 'stop' },
     ]);

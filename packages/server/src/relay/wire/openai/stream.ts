@@ -94,13 +94,12 @@ export function createOpenAiChatDecoder(): ChatStreamDecoder {
   const template = openAiTextTemplate();
   return {
     decode(event: SseEvent): DecodedStreamEvent {
-      const bytes = event.data;
-      if (bytes === undefined || bytes.length === 0) return decoded({});
-      const plain = template.read(bytes, event.event);
+      const data = event.data;
+      if (data === undefined || data.length === 0) return decoded({});
+      const plain = template.read(data, event.event);
       if (plain !== undefined) {
         return decoded({ deltas: plain === '' ? [] : [{ type: 'text', text: plain }], text: plain });
       }
-      const data = bytes.toString('utf8');
       if (data === DONE) return decoded({ done: true });
       let chunk: unknown;
       try {
@@ -109,7 +108,7 @@ export function createOpenAiChatDecoder(): ChatStreamDecoder {
         return decoded({ error: 'the upstream sent an event that is not valid JSON' });
       }
       if (!isRecord(chunk)) return decoded({ error: 'the upstream sent an event that is not a JSON object' });
-      if (!template.settled) template.learn(bytes, chunk, event.event);
+      if (!template.settled) template.learn(data, chunk, event.event);
       if (isRecord(chunk.error)) {
         const message = typeof chunk.error.message === 'string' ? chunk.error.message : 'upstream error';
         return decoded({ error: message });

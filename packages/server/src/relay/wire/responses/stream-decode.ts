@@ -55,7 +55,7 @@ export class ResponsesStreamDecoder implements ChatStreamDecoder {
     if (data === undefined || data.length === 0) return decoded([], '');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(data.toString('utf8'));
+      parsed = JSON.parse(data);
     } catch {
       return failed('the upstream sent an event that is not valid JSON');
     }
