@@ -15,6 +15,22 @@ import { UpstreamFailure, isUpstreamFault, toUpstreamFailure } from './upstream-
 import type { UpstreamResponse } from './upstream-client.js';
 import { judgeBadAnswer, judgeFailure, redactUpstreamMessage } from './upstream-errors.js';
 
+/**
+ * Bytes of several events as one buffer: a view when they lie one after another in one upstream read
+ * (every event of a read forwarded: the usual case), else a copy. A copy made a buffer outside the
+ * heap per read, for the collector to free.
+ */
+function joined(parts: Buffer[]): Buffer {
+  const first = parts[0] as Buffer;
+  let end = first.byteOffset + first.length;
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i] as Buffer;
+    if (part.buffer !== first.buffer || part.byteOffset !== end) return Buffer.concat(parts);
+    end += part.length;
+  }
+  return parts.length === 1 ? first : Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset);
+}
+
 export async function relayStream(input: AttemptInput, res: UpstreamResponse): Promise<AttemptResult> {
   const { ir, inbound, adapter, sink, startedMs, conversion } = input;
   const parser = adapter.createStreamParser(ir, conversion?.request());
@@ -52,7 +68,7 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
       steps = [];
     }
     if (!sink.streaming || out.length === 0) return;
-    const data = out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out);
+    const data = joined(out);
     out = [];
     await sink.write(data);
   };
