@@ -78,12 +78,18 @@ export function registerAuthGuard(
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
 
+  // The guard runs on the routes that declare a level, first among their preHandlers; the relay's
+  // routes (which check keys, not sessions) do not pay for it.
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
-    if (!url.startsWith('/api/')) return;
     const auth = route.config?.auth;
-    if (auth === undefined)
-      throw new Error(`route ${String(route.method)} ${url} does not declare config.auth`);
+    if (auth === undefined) {
+      if (url.startsWith('/api/'))
+        throw new Error(`route ${String(route.method)} ${url} does not declare config.auth`);
+      return;
+    }
+    route.preHandler = [guard, ...[route.preHandler ?? []].flat()];
+    if (!url.startsWith('/api/')) return;
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') routeTable.push({ method, url, auth });
     }
@@ -121,7 +127,7 @@ export function registerAuthGuard(
     return { user, sessionId: session.id };
   }
 
-  app.addHook('preHandler', async (req) => {
+  async function guard(req: FastifyRequest): Promise<void> {
     const level = req.routeOptions.config.auth;
     if (level === undefined) return;
     let who: Awaited<ReturnType<typeof identify>> = null;
@@ -144,5 +150,5 @@ export function registerAuthGuard(
     if (req.user.password_change_required === 1 && !PASSWORD_CHANGE_ROUTES.has(routeKey(req))) {
       throw new ApiError(403, MSG.passwordChangeRequired);
     }
-  });
+  }
 }
