@@ -10,8 +10,11 @@ export interface ClientSink extends Cancellation {
   /** `retryAfter`: the upstream's Retry-After, passed on with a final 429/503. */
   sendJson(status: number, body: Buffer | string, retryAfter?: string): void;
   startStream(): void;
-  /** Resolves once the socket can take more (or the client is gone). */
-  write(data: Buffer | string): Promise<void>;
+  /**
+   * Writes `data` (several pieces in a row when it is a list, in one socket write); resolves once the
+   * socket can take more (or the client is gone).
+   */
+  write(data: Buffer | string | readonly Buffer[]): Promise<void>;
   end(): void;
 }
 
@@ -61,9 +64,14 @@ class ReplySink implements ClientSink {
     this.reply.raw.writeHead(200, streamHeaders(String(this.reply.request.id)));
   }
 
-  write(data: Buffer | string): Promise<void> {
+  write(data: Buffer | string | readonly Buffer[]): Promise<void> {
     const res = this.reply.raw;
-    if (res.destroyed || res.writableEnded || res.write(data)) return Promise.resolve();
+    if (res.destroyed || res.writableEnded) return Promise.resolve();
+    // Writes in one tick leave in one socket write: Node corks the socket until the next tick.
+    let ready = true;
+    if (typeof data === 'string' || Buffer.isBuffer(data)) ready = res.write(data);
+    else for (const piece of data) ready = res.write(piece) && ready;
+    if (ready) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = () => {
         res.off('drain', done);

@@ -16,19 +16,34 @@ import type { UpstreamResponse } from './upstream-client.js';
 import { judgeBadAnswer, judgeFailure, redactUpstreamMessage } from './upstream-errors.js';
 
 /**
- * Bytes of several events as one buffer: a view when they lie one after another in one upstream read
- * (every event of a read forwarded: the usual case), else a copy. A copy made a buffer outside the
- * heap per read, for the collector to free.
+ * Bytes of several events as few pieces, without copying: one view per run of events that lie one
+ * after another in memory (in one upstream read, they do unless an event between them is left out,
+ * such as a usage chunk the client did not ask for). Copying them into one buffer cost about 3 µs
+ * for the 53 events of a 14 kB read in-process, and a buffer outside the heap per read for the
+ * collector to free; through the server, about 8,000 main-thread instructions of the benchmark's
+ * 900,000 per streamed call (callgrind, 1,500 calls).
  */
-function joined(parts: Buffer[]): Buffer {
-  const first = parts[0] as Buffer;
+function runsOf(parts: readonly Buffer[]): Buffer[] {
+  const runs: Buffer[] = [];
+  let first = parts[0] as Buffer;
   let end = first.byteOffset + first.length;
+  let count = 1;
+  const close = () =>
+    runs.push(count === 1 ? first : Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset));
   for (let i = 1; i < parts.length; i++) {
     const part = parts[i] as Buffer;
-    if (part.buffer !== first.buffer || part.byteOffset !== end) return Buffer.concat(parts);
-    end += part.length;
+    if (part.buffer === first.buffer && part.byteOffset === end) {
+      end += part.length;
+      count++;
+    } else {
+      close();
+      first = part;
+      end = part.byteOffset + part.length;
+      count = 1;
+    }
   }
-  return parts.length === 1 ? first : Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset);
+  close();
+  return runs;
 }
 
 export async function relayStream(input: AttemptInput, res: UpstreamResponse): Promise<AttemptResult> {
@@ -68,9 +83,9 @@ export async function relayStream(input: AttemptInput, res: UpstreamResponse): P
       steps = [];
     }
     if (!sink.streaming || out.length === 0) return;
-    const data = joined(out);
+    const pieces = out.length === 1 ? out : runsOf(out);
     out = [];
-    await sink.write(data);
+    await sink.write(pieces);
   };
 
   /** False when the stream is over (end marker or error). */

@@ -63,7 +63,10 @@ function arraySink(reply: FastifyReply): ClientSink {
       reply.raw.writeHead(200, arrayHeaders(String(reply.request.id)));
     },
     write(data) {
-      const out = framer.push(data);
+      const out =
+        typeof data === 'string' || Buffer.isBuffer(data)
+          ? framer.push(data)
+          : data.map((piece) => framer.push(piece)).join('');
       return out === '' ? Promise.resolve() : base.write(out);
     },
     end() {
