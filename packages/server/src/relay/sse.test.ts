@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SseDecoder } from './sse.js';
+import { SseDecoder, rawOf } from './sse.js';
 
 const decodeAll = (parts: string[]) => {
   const decoder = new SseDecoder();
   const events = parts.flatMap((p) => decoder.push(Buffer.from(p)));
   events.push(...decoder.end());
-  return events.map((e) => ({ raw: e.raw.toString(), data: e.data?.toString(), event: e.event }));
+  return events.map((e) => ({ raw: rawOf(e).toString(), data: e.data?.toString(), event: e.event }));
 };
 
 describe('SSE decoder', () => {
@@ -26,7 +26,7 @@ describe('SSE decoder', () => {
       const events = [...decoder.push(bytes.subarray(0, cut)), ...decoder.push(bytes.subarray(cut))];
       expect(events.map((e) => e.data?.toString())).toEqual(['{"x":"é"}', '{"y":2}']);
       expect(events[0]?.event).toBe('message');
-      expect(Buffer.concat(events.map((e) => e.raw)).toString()).toBe(text);
+      expect(Buffer.concat(events.map(rawOf)).toString()).toBe(text);
     }
   });
 
@@ -45,7 +45,7 @@ describe('SSE decoder', () => {
         ['é', '日本\n☀️'],
         [undefined, '{"b":"after"}'],
       ]);
-      expect(Buffer.concat(events.map((e) => e.raw)).toString()).toBe(text);
+      expect(Buffer.concat(events.map(rawOf)).toString()).toBe(text);
     }
   });
 

@@ -2,9 +2,23 @@
 // their exact bytes so a same-format relay forwards them untouched.
 import { isAscii } from 'node:buffer';
 
-export interface SseEvent {
-  /** The whole event as received, up to and including the blank line that ends it. */
-  raw: Buffer;
+/**
+ * Where an event's exact bytes lie: `bytes` from `start` to `end` (the whole event as received, up to
+ * and including the blank line that ends it). Offsets, not a view per event: a relay forwards the
+ * events of one read together, as one view per run of them (measured in-process: a view per event
+ * was about 3.7 µs of the 21 µs a 53-event stream took to read).
+ */
+export interface RawBytes {
+  /** The upstream read the event lies in (or the reads joined, when the event spanned them). */
+  bytes: Buffer;
+  start: number;
+  end: number;
+}
+
+/** An event's exact bytes, as a view. */
+export const rawOf = (event: RawBytes): Buffer => event.bytes.subarray(event.start, event.end);
+
+export interface SseEvent extends RawBytes {
   /** The data lines joined with "\n", as text (undefined when the event has none, e.g. a comment). */
   data?: string;
   /** The event field, when present (Claude-style streams name their events). */
@@ -129,7 +143,7 @@ export class SseDecoder {
     // The offsets' array is kept for the next event: a new one per event was about 150 bytes each.
     lines.length = 0;
     // One literal with every field (see "One shape per object" in docs/relay-design.md).
-    return { raw: this.pending.subarray(start, end), data, event: eventName };
+    return { bytes: this.pending, start, end, data, event: eventName };
   }
 
   private isBlank(start: number, end: number): boolean {
@@ -139,6 +153,14 @@ export class SseDecoder {
     }
     return true;
   }
+}
+
+/** An event made from its data (and name), framed as a server sends it. */
+export function sseEvent(data: string, event?: string): SseEvent {
+  // SSE data lines cannot hold a line break: a multi-line payload takes one data line per line.
+  const lines = data.includes('\n') ? data.split('\n').join('\ndata: ') : data;
+  const bytes = Buffer.from(`${event === undefined ? '' : `event: ${event}\n`}data: ${lines}\n\n`);
+  return { bytes, start: 0, end: bytes.length, data, event };
 }
 
 /** One SSE data event. */

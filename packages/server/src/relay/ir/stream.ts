@@ -1,10 +1,10 @@
 // What a provider's stream parser reports for each upstream event.
+import type { RawBytes } from '../sse.js';
 import type { ChatDelta } from './chat.js';
 import type { IrUsage } from './usage.js';
 
-export interface IrStreamEvent {
-  /** The event's exact bytes as the upstream sent them (SSE framing included). */
-  raw: Buffer;
+/** Its fields from RawBytes: where the event's exact bytes lie (SSE framing included). */
+export interface IrStreamEvent extends RawBytes {
   /**
    * The event is part of the answer (not a comment, keep-alive or preamble): the client's stream may
    * open with it. Until then a failing channel can still be replaced by another.

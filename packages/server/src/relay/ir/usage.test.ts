@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseOpenAiResponse } from '../providers/openai/response.js';
 import { toOpenAiEvent } from '../providers/openai/stream.js';
+import { sseEvent } from '../sse.js';
 import { MAX_TOKENS_PER_CALL, trustedUsage, upstreamTokenCount } from './usage.js';
 
 // Counts an upstream may send that must never reach billing.
@@ -65,7 +66,7 @@ describe('OpenAI usage with unbelievable counts falls back to the local count', 
 
   it('still recognises an unbelievable usage chunk of a stream as the usage chunk', () => {
     const data = JSON.stringify({ choices: [], usage: { prompt_tokens: -5, completion_tokens: 1e300 } });
-    const event = toOpenAiEvent({ raw: Buffer.from(`data: ${data}\n\n`), data });
+    const event = toOpenAiEvent(sseEvent(data));
     expect(event.usage).toBeUndefined();
     // Stripped from the client stream like any usage chunk the client did not ask for.
     expect(event.usageOnly).toBe(true);

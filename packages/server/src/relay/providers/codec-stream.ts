@@ -3,7 +3,7 @@
 // (re-encoded for a client of another one).
 import type { IrStreamEvent } from '../ir/stream.js';
 import { SseDecoder } from '../sse.js';
-import type { SseEvent } from '../sse.js';
+import type { RawBytes, SseEvent } from '../sse.js';
 import type { ChatCodec, ChatStreamDecoder, DecodedStreamEvent } from '../wire/types.js';
 import type { StreamParser } from './types.js';
 
@@ -11,9 +11,11 @@ import type { StreamParser } from './types.js';
  * A decoded event as the pipeline reads it, its exact bytes kept. One literal with every field in one
  * order (see "One shape per object" in docs/relay-design.md).
  */
-export function streamEventOf(raw: Buffer, d: DecodedStreamEvent): IrStreamEvent {
+export function streamEventOf(raw: RawBytes, d: DecodedStreamEvent): IrStreamEvent {
   return {
-    raw,
+    bytes: raw.bytes,
+    start: raw.start,
+    end: raw.end,
     content: d.deltas.length > 0,
     done: d.done,
     text: d.text,
@@ -26,7 +28,7 @@ export function streamEventOf(raw: Buffer, d: DecodedStreamEvent): IrStreamEvent
 }
 
 const toEvent = (decoder: ChatStreamDecoder, event: SseEvent): IrStreamEvent =>
-  streamEventOf(event.raw, decoder.decode(event));
+  streamEventOf(event, decoder.decode(event));
 
 /** Decodes an SSE body with `codec`. */
 export function codecStreamParser(codec: ChatCodec): StreamParser {

@@ -6,7 +6,7 @@ import { loadEventStreamCodec } from './event-stream.js';
 import type { ChatRequest } from '../../ir/chat.js';
 import type { IrRequest } from '../../ir/request.js';
 import type { IrStreamEvent } from '../../ir/stream.js';
-import { SseDecoder } from '../../sse.js';
+import { SseDecoder, rawOf } from '../../sse.js';
 import { bedrockAdapter } from './index.js';
 import {
   STREAM,
@@ -37,10 +37,10 @@ describe('bedrock stream', () => {
   it('gives a Claude client the standard Anthropic server-sent events', () => {
     const events = all([STREAM]);
     expect(events).toHaveLength(STREAM_EVENTS.length);
-    expect(events[0]?.raw.toString()).toBe(
+    expect((events[0] ? rawOf(events[0]) : undefined)?.toString()).toBe(
       `event: message_start\ndata: ${JSON.stringify(STREAM_EVENTS[0])}\n\n`,
     );
-    expect(events.map((e) => /^event: (\w+)\n/.exec(e.raw.toString())?.[1])).toEqual(
+    expect(events.map((e) => /^event: (\w+)\n/.exec(rawOf(e).toString())?.[1])).toEqual(
       STREAM_EVENTS.map((e) => e.type),
     );
     expect(events.at(-1)?.done).toBe(true);
@@ -50,19 +50,19 @@ describe('bedrock stream', () => {
     const event = { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'hi' } };
     const parsed = all([Buffer.concat([eventStream([STREAM_EVENTS[0]]), prettyChunk(event)])]);
     expect(parsed[1]?.text).toBe('hi');
-    const [sse] = new SseDecoder().push(parsed[1]?.raw ?? Buffer.alloc(0));
+    const [sse] = new SseDecoder().push(parsed[1] ? rawOf(parsed[1]) : Buffer.alloc(0));
     expect(JSON.parse(sse?.data?.toString() ?? '')).toEqual(event);
     expect(sse?.event).toBe('content_block_delta');
   });
 
   it('decodes the same events wherever the bytes are split', () => {
-    const expected = all([STREAM]).map((e) => e.raw.toString());
+    const expected = all([STREAM]).map((e) => rawOf(e).toString());
     for (let at = 1; at < STREAM.length; at++) {
       const events = all([STREAM.subarray(0, at), STREAM.subarray(at)]);
-      expect(events.map((e) => e.raw.toString())).toEqual(expected);
+      expect(events.map((e) => rawOf(e).toString())).toEqual(expected);
     }
     const bytes = Array.from({ length: STREAM.length }, (_, i) => STREAM.subarray(i, i + 1));
-    expect(all(bytes).map((e) => e.raw.toString())).toEqual(expected);
+    expect(all(bytes).map((e) => rawOf(e).toString())).toEqual(expected);
   });
 
   it('reports an exception message as an error that ends the stream', () => {

@@ -3,6 +3,7 @@
 // decoder as the server-sent event Anthropic would have sent, and those SSE bytes are what a Claude
 // client receives. Exceptions in the stream (throttlingException, modelStreamErrorException, …) end it.
 import type { IrStreamEvent } from '../../ir/stream.js';
+import { sseEvent } from '../../sse.js';
 import type { SseEvent } from '../../sse.js';
 import { anthropicCodec } from '../../wire/anthropic/index.js';
 import type { ChatRequest } from '../../ir/chat.js';
@@ -12,12 +13,12 @@ import { streamEventOf } from '../codec-stream.js';
 import type { EventStreamItem } from './event-stream.js';
 import { EventStreamDecoder } from './event-stream.js';
 
-const EMPTY = Buffer.alloc(0);
+const NO_BYTES = { bytes: Buffer.alloc(0), start: 0, end: 0 };
 /** Anthropic writes `type` first; the fallback parses the event when it does not. */
 const LEADING_TYPE = /^\s*\{\s*"type"\s*:\s*"([A-Za-z_]+)"/;
 
 const failed = (error: string): IrStreamEvent =>
-  streamEventOf(EMPTY, {
+  streamEventOf(NO_BYTES, {
     deltas: [],
     usage: undefined,
     usageOnly: false,
@@ -53,9 +54,7 @@ function sseEventOf(payload: Uint8Array): SseEvent | string {
   if (typeof bytes !== 'string') return 'the upstream sent a stream chunk without bytes';
   const json = Buffer.from(bytes, 'base64').toString('utf8');
   const type = eventType(json);
-  // SSE data lines cannot hold a line break: a multi-line payload takes one data line per line.
-  const lines = json.includes('\n') ? json.split('\n').join('\ndata: ') : json;
-  return { raw: Buffer.from(`event: ${type}\ndata: ${lines}\n\n`), data: json, event: type };
+  return sseEvent(json, type);
 }
 
 /** What an exception's payload says: {"message": …} (model stream errors add the model's own status). */
@@ -96,7 +95,7 @@ export function bedrockStreamParser(chat?: ChatRequest): StreamParser {
         if (delta.type === 'tool_call' && delta.name !== undefined) delta.name = restore(delta.name);
       }
     }
-    return streamEventOf(sse.raw, d);
+    return streamEventOf(sse, d);
   };
 
   const readAll = (items: EventStreamItem[]): IrStreamEvent[] => {

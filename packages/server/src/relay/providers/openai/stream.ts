@@ -5,7 +5,7 @@ import type { ChatDelta } from '../../ir/chat.js';
 import type { IrStreamEvent } from '../../ir/stream.js';
 import type { IrUsage } from '../../ir/usage.js';
 import { SseDecoder } from '../../sse.js';
-import type { SseEvent } from '../../sse.js';
+import type { RawBytes, SseEvent } from '../../sse.js';
 import type { StreamParser } from '../types.js';
 import { choicesText, readUsage } from './response.js';
 import { openAiChunkDeltas, openAiTextTemplate } from '../../wire/openai/index.js';
@@ -27,7 +27,7 @@ function hasFinishReason(choices: unknown): boolean {
  * away per event in the old generation.
  */
 function irEvent(
-  raw: Buffer,
+  raw: RawBytes,
   content: boolean,
   text: string,
   usage: IrUsage | undefined,
@@ -37,10 +37,22 @@ function irEvent(
   deltas: ChatDelta[] | undefined,
   done = false,
 ): IrStreamEvent {
-  return { raw, content, done, text, usage, usageOnly, finished, error, deltas };
+  return {
+    bytes: raw.bytes,
+    start: raw.start,
+    end: raw.end,
+    content,
+    done,
+    text,
+    usage,
+    usageOnly,
+    finished,
+    error,
+    deltas,
+  };
 }
 
-const failed = (raw: Buffer, error: string): IrStreamEvent =>
+const failed = (raw: RawBytes, error: string): IrStreamEvent =>
   irEvent(raw, false, '', undefined, false, false, error, undefined);
 
 /**
@@ -48,7 +60,8 @@ const failed = (raw: Buffer, error: string): IrStreamEvent =>
  * `template`, a plain text chunk like one already parsed is read without parsing it.
  */
 export function toOpenAiEvent(event: SseEvent, convert = false, template?: TextEventTemplate): IrStreamEvent {
-  const { raw, data } = event;
+  const { data } = event;
+  const raw = event;
   if (data === undefined || data.length === 0)
     return irEvent(raw, false, '', undefined, false, false, undefined, undefined);
   const plain = template?.read(data, event.event);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatDelta } from '../../ir/chat.js';
 import type { IrUsage } from '../../ir/usage.js';
-import { SseDecoder } from '../../sse.js';
+import { SseDecoder, sseEvent } from '../../sse.js';
 import type { DecodedStreamEvent } from '../types.js';
 import { anthropicCodec } from './index.js';
 
@@ -77,7 +77,7 @@ describe('anthropic stream decoding', () => {
 
   it('takes the newer message_delta input and cache counts over message_start', () => {
     const decoder = anthropicCodec.createStreamDecoder();
-    const event = (data: unknown) => decoder.decode({ raw: Buffer.alloc(0), data: JSON.stringify(data) });
+    const event = (data: unknown) => decoder.decode(sseEvent(JSON.stringify(data)));
     event({
       type: 'message_start',
       message: { usage: { input_tokens: 10, cache_read_input_tokens: 5, output_tokens: 1 } },
@@ -105,7 +105,7 @@ describe('anthropic stream decoding', () => {
 
   it('passes on only client tool calls, counted from 0', () => {
     const decoder = anthropicCodec.createStreamDecoder();
-    const event = (data: unknown) => decoder.decode({ raw: Buffer.alloc(0), data: JSON.stringify(data) });
+    const event = (data: unknown) => decoder.decode(sseEvent(JSON.stringify(data)));
     const server = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} };
     expect(event({ type: 'content_block_start', index: 0, content_block: server }).deltas).toEqual([]);
     const query = { type: 'input_json_delta', partial_json: '{"query":"x"}' };
@@ -115,7 +115,7 @@ describe('anthropic stream decoding', () => {
       { type: 'tool_call', index: 0, id: 'toolu_1', name: 'f', arguments: '' },
     ]);
     expect(event({ type: 'ping' }).deltas).toEqual([]);
-    expect(decoder.decode({ raw: Buffer.alloc(0), data: '{oops' }).error).toMatch(/not valid JSON/);
+    expect(decoder.decode(sseEvent('{oops')).error).toMatch(/not valid JSON/);
   });
 });
 

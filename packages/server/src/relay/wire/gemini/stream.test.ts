@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatDelta } from '../../ir/chat.js';
 import { RelayError } from '../../ir/errors.js';
-import { SseDecoder } from '../../sse.js';
+import { SseDecoder, sseEvent } from '../../sse.js';
 import type { DecodedStreamEvent } from '../types.js';
 import { geminiCodec } from './index.js';
 
@@ -88,28 +88,26 @@ describe('a Gemini stream from upstream', () => {
     const decoder = geminiCodec.createStreamDecoder();
     const chunk = (name: string) =>
       JSON.stringify({ candidates: [{ content: { parts: [{ functionCall: { name, args: {} } }] } }] });
-    const first = decoder.decode({ raw: Buffer.alloc(0), data: chunk('a') });
-    const second = decoder.decode({ raw: Buffer.alloc(0), data: chunk('b') });
+    const first = decoder.decode(sseEvent(chunk('a')));
+    const second = decoder.decode(sseEvent(chunk('b')));
     expect(first.deltas[0]).toMatchObject({ index: 0, name: 'a', id: 'call_0' });
     expect(second.deltas[0]).toMatchObject({ index: 1, name: 'b', id: 'call_1' });
   });
 
   it('tells an error event and a broken event apart from data', () => {
     const decoder = geminiCodec.createStreamDecoder();
-    const error = decoder.decode({ raw: Buffer.alloc(0), data: fixture('error-429.json').toString('utf8') });
+    const error = decoder.decode(sseEvent(fixture('error-429.json').toString('utf8')));
     expect(error.error).toBe(
       'RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.',
     );
-    expect(decoder.decode({ raw: Buffer.alloc(0), data: '{"candidates": [' }).error).toMatch(
-      /not valid JSON/,
-    );
-    expect(decoder.decode({ raw: Buffer.alloc(0), data: '[1]' }).error).toMatch(/not a JSON object/);
+    expect(decoder.decode(sseEvent('{"candidates": [')).error).toMatch(/not valid JSON/);
+    expect(decoder.decode(sseEvent('[1]')).error).toMatch(/not a JSON object/);
   });
 
   it('ends a stream whose prompt was blocked with the content filter', () => {
     const decoder = geminiCodec.createStreamDecoder();
     const data = JSON.stringify({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' } });
-    const event = decoder.decode({ raw: Buffer.from(data), data });
+    const event = decoder.decode(sseEvent(data));
     expect(event.finished).toBe(true);
     expect(event.deltas).toEqual([{ type: 'finish', reason: 'content_filter' }]);
   });
@@ -119,7 +117,7 @@ describe('a Gemini stream from upstream', () => {
     const data = JSON.stringify({
       candidates: [{ content: { parts: [{ text: 'Hi' }] }, finishReason: 'STOP' }],
     });
-    expect(decoder.decode({ raw: Buffer.from(data), data }).deltas).toEqual([
+    expect(decoder.decode(sseEvent(data)).deltas).toEqual([
       { type: 'text', text: 'Hi' },
       { type: 'finish', reason: 'stop' },
     ]);
