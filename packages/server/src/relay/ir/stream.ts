@@ -3,7 +3,7 @@ import type { RawBytes } from '../sse.js';
 import type { ChatDelta } from './chat.js';
 import type { IrUsage } from './usage.js';
 
-/** Its fields from RawBytes: where the event's exact bytes lie (SSE framing included). */
+/** One upstream event; `bytes`, `start` and `end` say where its exact bytes lie (SSE framing included). */
 export interface IrStreamEvent extends RawBytes {
   /**
    * The event is part of the answer (not a comment, keep-alive or preamble): the client's stream may

@@ -61,9 +61,8 @@ const failed = (raw: RawBytes, error: string): IrStreamEvent =>
  */
 export function toOpenAiEvent(event: SseEvent, convert = false, template?: TextEventTemplate): IrStreamEvent {
   const { data } = event;
-  const raw = event;
   if (data === undefined || data.length === 0)
-    return irEvent(raw, false, '', undefined, false, false, undefined, undefined);
+    return irEvent(event, false, '', undefined, false, false, undefined, undefined);
   const plain = template?.read(data, event.event);
   if (plain !== undefined) {
     const deltas: ChatDelta[] | undefined = convert
@@ -71,24 +70,24 @@ export function toOpenAiEvent(event: SseEvent, convert = false, template?: TextE
         ? []
         : [{ type: 'text', text: plain }]
       : undefined;
-    return irEvent(raw, true, plain, undefined, false, false, undefined, deltas);
+    return irEvent(event, true, plain, undefined, false, false, undefined, deltas);
   }
-  if (data === DONE) return irEvent(raw, false, '', undefined, false, false, undefined, undefined, true);
+  if (data === DONE) return irEvent(event, false, '', undefined, false, false, undefined, undefined, true);
   let chunk: unknown;
   try {
     chunk = JSON.parse(data);
   } catch {
-    return failed(raw, 'the upstream sent an event that is not valid JSON');
+    return failed(event, 'the upstream sent an event that is not valid JSON');
   }
-  if (!isRecord(chunk)) return failed(raw, 'the upstream sent an event that is not a JSON object');
+  if (!isRecord(chunk)) return failed(event, 'the upstream sent an event that is not a JSON object');
   if (template && !template.settled) template.learn(data, chunk, event.event);
   if (isRecord(chunk.error)) {
     const message = typeof chunk.error.message === 'string' ? chunk.error.message : 'upstream error';
-    return irEvent(raw, true, '', undefined, false, false, message, undefined);
+    return irEvent(event, true, '', undefined, false, false, message, undefined);
   }
   const choices = chunk.choices;
   return irEvent(
-    raw,
+    event,
     true,
     choicesText(choices),
     readUsage(chunk.usage),
