@@ -1,12 +1,15 @@
 // The app's Prometheus metrics (served by http/metrics.routes.ts): relay calls by model, channel,
 // format and status, their latencies, tokens and quota; retries and automatic channel disables; the
 // ledger's batches and lag; the database pool; the process (prom-client's default metrics). Each app
-// has its own registry, so apps sharing a process (tests) never share counters. A call adds its
+// has its own families (metric-families.ts), so apps sharing a process (tests) never share counters;
+// the process's metrics are one prom-client registry for the process. A call adds its
 // numbers once, when it ends, with label values from small bounded sets: model names come from
 // callers, so only priced models get a value of their own (at most MODEL_LABELS of them) and any
 // other name counts as "other"; channels are ids the operator made; no key, user or request id is
 // ever a label.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { CounterFamily, GaugeFamily, HistogramFamily, writeFamilies } from './metric-families.js';
+import type { MetricFamily } from './metric-families.js';
 import type { PoolStats } from '../db/create-db.js';
 
 /**
@@ -127,118 +130,103 @@ export interface MetricsOptions {
   poolStats?: () => PoolStats;
 }
 
-const WRITER_PENDING = 'sluice_ledger_writer_pending_batches';
-
 const channelLabel = (id: number): string => (id > 0 ? String(id) : 'none');
 
 export function createMetrics(options: MetricsOptions): Metrics {
   if (!options.enabled) return NO_METRICS;
-  const registry = new Registry();
-  const registers = [registry];
-  const requests = new Counter({
-    name: 'sluice_relay_requests_total',
-    help: 'Relay calls by model, channel (id; none when no channel was tried), client format and HTTP status.',
-    labelNames: ['model', 'channel', 'format', 'status'] as const,
-    registers,
-  });
-  const duration = new Histogram({
-    name: 'sluice_relay_request_duration_seconds',
-    help: 'Relay calls from arrival to the last byte of the answer, retries included.',
-    labelNames: ['format', 'stream'] as const,
-    buckets: SECONDS,
-    registers,
-  });
-  const upstream = new Histogram({
-    name: 'sluice_relay_upstream_duration_seconds',
-    help: 'Each try on a channel, from sending the call to the end of its answer or its failure.',
-    labelNames: ['channel'] as const,
-    buckets: SECONDS,
-    registers,
-  });
-  const firstByte = new Histogram({
-    name: 'sluice_relay_stream_first_byte_seconds',
-    help: "Streams from the call's arrival to the first event sent to the client.",
-    labelNames: ['channel'] as const,
-    buckets: FIRST_BYTE_SECONDS,
-    registers,
-  });
-  const tokens = new Counter({
-    name: 'sluice_relay_tokens_total',
-    help: 'Tokens billed, by model and kind (prompt, completion).',
-    labelNames: ['model', 'kind'] as const,
-    registers,
-  });
-  const quota = new Counter({
-    name: 'sluice_relay_quota_total',
-    help: 'Quota charged for relay calls, by model (500000 = 1 USD).',
-    labelNames: ['model'] as const,
-    registers,
-  });
-  const retries = new Counter({
-    name: 'sluice_relay_retries_total',
-    help: 'Tries that failed on a channel and were retried on another, by the channel that failed.',
-    labelNames: ['channel'] as const,
-    registers,
-  });
-  const disabled = new Counter({
-    name: 'sluice_channel_auto_disabled_total',
-    help: 'Channels disabled automatically, by channel and by what disabled it (breaker, test).',
-    labelNames: ['channel', 'by'] as const,
-    registers,
-  });
-  const batches = new Histogram({
-    name: 'sluice_ledger_batch_calls',
-    help: 'Calls written per ledger batch (one transaction).',
-    buckets: BATCH_CALLS,
-    registers,
-  });
-  const lag = new Histogram({
-    name: 'sluice_ledger_commit_lag_seconds',
-    help: "Per ledger batch: from its oldest call's settlement to the batch's commit.",
-    buckets: LAG_SECONDS,
-    registers,
-  });
+  const requests = new CounterFamily(
+    'sluice_relay_requests_total',
+    'Relay calls by model, channel (id; none when no channel was tried), client format and HTTP status.',
+    ['model', 'channel', 'format', 'status'],
+  );
+  const duration = new HistogramFamily(
+    'sluice_relay_request_duration_seconds',
+    'Relay calls from arrival to the last byte of the answer, retries included.',
+    SECONDS,
+    ['format', 'stream'],
+  );
+  const upstream = new HistogramFamily(
+    'sluice_relay_upstream_duration_seconds',
+    'Each try on a channel, from sending the call to the end of its answer or its failure.',
+    SECONDS,
+    ['channel'],
+  );
+  const firstByte = new HistogramFamily(
+    'sluice_relay_stream_first_byte_seconds',
+    "Streams from the call's arrival to the first event sent to the client.",
+    FIRST_BYTE_SECONDS,
+    ['channel'],
+  );
+  const tokens = new CounterFamily(
+    'sluice_relay_tokens_total',
+    'Tokens billed, by model and kind (prompt, completion).',
+    ['model', 'kind'],
+  );
+  const quota = new CounterFamily(
+    'sluice_relay_quota_total',
+    'Quota charged for relay calls, by model (500000 = 1 USD).',
+    ['model'],
+  );
+  const retries = new CounterFamily(
+    'sluice_relay_retries_total',
+    'Tries that failed on a channel and were retried on another, by the channel that failed.',
+    ['channel'],
+  );
+  const disabled = new CounterFamily(
+    'sluice_channel_auto_disabled_total',
+    'Channels disabled automatically, by channel and by what disabled it (breaker, test).',
+    ['channel', 'by'],
+  );
+  const batches = new HistogramFamily(
+    'sluice_ledger_batch_calls',
+    'Calls written per ledger batch (one transaction).',
+    BATCH_CALLS,
+  );
+  const lag = new HistogramFamily(
+    'sluice_ledger_commit_lag_seconds',
+    "Per ledger batch: from its oldest call's settlement to the batch's commit.",
+    LAG_SECONDS,
+  );
 
   let inFlight = 0;
-  new Gauge({
-    name: 'sluice_relay_in_flight',
-    help: 'Relay calls being served.',
-    registers,
-    collect() {
-      this.set(inFlight);
-    },
-  });
   let ledger: LedgerGauges | undefined;
-  new Gauge({
-    name: 'sluice_ledger_queued_calls',
-    help: 'Settled calls whose billing is not written yet.',
-    registers,
-    collect() {
-      this.set(ledger?.queued() ?? 0);
-    },
-  });
+  const families: MetricFamily[] = [
+    requests,
+    duration,
+    upstream,
+    firstByte,
+    tokens,
+    quota,
+    retries,
+    disabled,
+    batches,
+    lag,
+    new GaugeFamily('sluice_relay_in_flight', 'Relay calls being served.', () => [[[], inFlight]]),
+    new GaugeFamily('sluice_ledger_queued_calls', 'Settled calls whose billing is not written yet.', () => [
+      [[], ledger?.queued() ?? 0],
+    ]),
+  ];
   const { poolStats } = options;
   if (poolStats) {
-    new Gauge({
-      name: 'sluice_db_pool_connections',
-      help: 'Database connections of the pool, by state (total, idle).',
-      labelNames: ['state'] as const,
-      registers,
-      collect() {
-        const stats = poolStats();
-        this.set({ state: 'total' }, stats.total);
-        this.set({ state: 'idle' }, stats.idle);
-      },
-    });
-    new Gauge({
-      name: 'sluice_db_pool_waiting',
-      help: 'Queries waiting for a database connection.',
-      registers,
-      collect() {
-        this.set(poolStats().waiting);
-      },
-    });
+    families.push(
+      new GaugeFamily(
+        'sluice_db_pool_connections',
+        'Database connections of the pool, by state (total, idle).',
+        () => {
+          const stats = poolStats();
+          return [
+            [['total'], stats.total],
+            [['idle'], stats.idle],
+          ];
+        },
+        ['state'],
+      ),
+      new GaugeFamily('sluice_db_pool_waiting', 'Queries waiting for a database connection.', () => [
+        [[], poolStats().waiting],
+      ]),
+    );
   }
+  let writerWatched = false;
 
   const named = new Set<string>();
   const modelLabel = (model: string): string => {
@@ -260,48 +248,45 @@ export function createMetrics(options: MetricsOptions): Metrics {
       inFlight--;
       const model = modelLabel(call.model);
       const channel = channelLabel(call.channelId);
-      requests.inc({ model, channel, format: call.format, status: String(call.status) });
-      duration.observe(
-        { format: call.format, stream: call.stream ? 'true' : 'false' },
-        call.durationMs / 1000,
-      );
-      if (call.firstByteMs >= 0) firstByte.observe({ channel }, call.firstByteMs / 1000);
-      if (call.promptTokens > 0) tokens.inc({ model, kind: 'prompt' }, call.promptTokens);
-      if (call.completionTokens > 0) tokens.inc({ model, kind: 'completion' }, call.completionTokens);
-      if (call.quota > 0) quota.inc({ model }, call.quota);
+      requests.inc([model, channel, call.format, String(call.status)]);
+      duration.observe([call.format, call.stream ? 'true' : 'false'], call.durationMs / 1000);
+      if (call.firstByteMs >= 0) firstByte.observe([channel], call.firstByteMs / 1000);
+      if (call.promptTokens > 0) tokens.inc([model, 'prompt'], call.promptTokens);
+      if (call.completionTokens > 0) tokens.inc([model, 'completion'], call.completionTokens);
+      if (call.quota > 0) quota.inc([model], call.quota);
     },
     callRefused(format, status) {
-      requests.inc({ model: 'unknown', channel: 'none', format, status: String(status) });
+      requests.inc(['unknown', 'none', format, String(status)]);
     },
     attemptEnded(channelId, ms) {
-      upstream.observe({ channel: channelLabel(channelId) }, ms / 1000);
+      upstream.observe([channelLabel(channelId)], ms / 1000);
     },
     retried(channelId) {
-      retries.inc({ channel: channelLabel(channelId) });
+      retries.inc([channelLabel(channelId)]);
     },
     channelDisabled(channelId, by) {
-      disabled.inc({ channel: channelLabel(channelId), by });
+      disabled.inc([channelLabel(channelId), by]);
     },
     ledgerBatch(calls, lagMs) {
-      batches.observe(calls);
-      lag.observe(lagMs / 1000);
+      batches.observe([], calls);
+      lag.observe([], lagMs / 1000);
     },
     watchLedger(source) {
       ledger = source;
       // A SQLite file's ledger writes through a thread of its own; other databases have none.
-      if (source.writerPending() === undefined || registry.getSingleMetric(WRITER_PENDING)) return;
-      new Gauge({
-        name: WRITER_PENDING,
-        help: 'SQLite: batches handed to the writer thread and not committed yet.',
-        registers,
-        collect() {
-          this.set(ledger?.writerPending() ?? 0);
-        },
-      });
+      if (source.writerPending() === undefined || writerWatched) return;
+      writerWatched = true;
+      families.push(
+        new GaugeFamily(
+          'sluice_ledger_writer_pending_batches',
+          'SQLite: batches handed to the writer thread and not committed yet.',
+          () => [[[], ledger?.writerPending() ?? 0]],
+        ),
+      );
     },
     async render() {
-      const [own, node] = await Promise.all([registry.metrics(), processMetrics().metrics()]);
-      return { contentType: registry.contentType, body: `${own}\n${node}` };
+      const node = await processMetrics().metrics();
+      return { contentType: Registry.PROMETHEUS_CONTENT_TYPE, body: `${writeFamilies(families)}\n\n${node}` };
     },
   };
 }
