@@ -1,7 +1,7 @@
 // Random prices and counts, ordinary and absurd, through the billing formula: every charge must be a
 // whole number from 0 to MAX_SAFE_INTEGER. Seeded, so a failure replays exactly.
 import { describe, expect, it } from 'vitest';
-import { callQuota, tokenQuota } from './quota.js';
+import { callQuota, decimalTokenQuota, tokenQuota } from './quota.js';
 
 /** mulberry32: a small seeded generator, so every run draws the same cases. */
 function seeded(seed: number): () => number {
@@ -71,6 +71,63 @@ describe('the billing formula under random and absurd inputs', () => {
       };
       expectSafeQuota(tokenQuota(counts, pricing), { counts, pricing });
     }
+  });
+
+  it('charges what the BigInt formula charges, to the last unit, on the plain-number path and past it', () => {
+    // Typical prices and counts take the plain-number path; large counts, many decimals and absurd
+    // ratios leave it part-way. Either way the charge is the exact decimal formula's.
+    const random = seeded(20261128);
+    const draw = drawer(random);
+    const below = (n: number) => Math.floor(random() * n);
+    const sizes = [1, 1_000, 2_000_000, 1e9, 1e12, 2 ** 40, Number.MAX_SAFE_INTEGER];
+    const price = (): number => {
+      if (random() < 0.2) return draw.ratio();
+      const places = [0, 1, 2, 3, 6, 9][below(6)] as number;
+      return Math.round(random() * 100 * 10 ** places) / 10 ** places;
+    };
+    const count = (): number =>
+      random() < 0.3 ? Math.max(0, (sizes[below(sizes.length)] as number) - below(3)) : below(2_000_000);
+    for (let i = 0; i < 20_000; i++) {
+      const prompt = count();
+      const cached = Math.min(count() % (prompt + 1), prompt);
+      const cacheWrite = Math.min(count() % (prompt - cached + 1), prompt - cached);
+      const completion = count();
+      const pricing = {
+        billing: 'tokens' as const,
+        modelRatio: price(),
+        completionRatio: price(),
+        groupRatio: price(),
+        cacheRatio: price(),
+        cacheWriteRatio: price(),
+      };
+      const counts = {
+        promptTokens: prompt,
+        completionTokens: completion,
+        cachedTokens: cached,
+        cacheWriteTokens: cacheWrite,
+      };
+      const exact = decimalTokenQuota(prompt, cached, cacheWrite, completion, pricing);
+      const quota = tokenQuota(counts, pricing);
+      if (quota !== exact)
+        expect.fail(`charge ${quota}, exactly ${exact}, for ${JSON.stringify({ counts, pricing })}`);
+    }
+  });
+
+  it('rounds halves away from zero on the plain-number path as the decimal formula does', () => {
+    const pricing = (modelRatio: number) => ({
+      billing: 'tokens' as const,
+      modelRatio,
+      completionRatio: 1,
+      groupRatio: 1,
+      cacheRatio: 1,
+      cacheWriteRatio: 1,
+    });
+    // 5 × 0.1 = 0.5 → 1; 25 × 0.1 = 2.5 → 3; 24 × 0.1 = 2.4 → 2; 1 × 0.0001 = 0.0001 → at least 1.
+    expect(tokenQuota({ promptTokens: 5, completionTokens: 0 }, pricing(0.1))).toBe(1);
+    expect(tokenQuota({ promptTokens: 25, completionTokens: 0 }, pricing(0.1))).toBe(3);
+    expect(tokenQuota({ promptTokens: 24, completionTokens: 0 }, pricing(0.1))).toBe(2);
+    expect(tokenQuota({ promptTokens: 1, completionTokens: 0 }, pricing(0.0001))).toBe(1);
+    expect(tokenQuota({ promptTokens: 7, completionTokens: 8 }, pricing(0))).toBe(0);
   });
 
   it('never bills cache reads and writes beyond the prompt they are part of', () => {
