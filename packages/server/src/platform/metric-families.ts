@@ -2,8 +2,9 @@
 // Prometheus' text format at a scrape. prom-client still serves the process's default metrics
 // (metrics.ts), but the relay's counters are updated six times per call, and prom-client validates
 // and hashes a label object on every update: about 23 k instructions per call on the main thread
-// (callgrind), against a few hundred here. A series is found through one map per label, with no
-// object or string made per update; its label text is escaped once, when it first appears.
+// (callgrind), against a few hundred here. A series is found through one map per label value, and
+// nothing is made per update but the caller's list of values; its label text is escaped once, when
+// the series first appears.
 
 /** What a scrape writes for one family: its HELP and TYPE lines, then its samples. */
 export interface MetricFamily {
@@ -84,8 +85,9 @@ export class CounterFamily implements MetricFamily {
 }
 
 interface HistogramSeries {
-  /** The label text of each bucket (with its `le`), then of the sum and count. */
+  /** The label text of each bucket's sample, with its `le`. */
   bucketLabels: string[];
+  /** The label text of the sum's and the count's samples. */
   labels: string;
   /** Observations per bucket, not cumulative; the last counts those above every bound. */
   counts: number[];
