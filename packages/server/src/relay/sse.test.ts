@@ -63,4 +63,22 @@ describe('SSE decoder', () => {
       { raw: 'data: {"tail":true}', data: '{"tail":true}', event: undefined },
     ]);
   });
+
+  it('hands out events one at a time as reads are appended, and the rest at the end', () => {
+    const decoder = new SseDecoder();
+    decoder.append(Buffer.from('data: 1\n\ndata: 2\n\ndata: 3'));
+    expect(decoder.next()?.data).toBe('1');
+    decoder.append(Buffer.from('\n\ndata: 4'));
+    expect(decoder.next()?.data).toBe('2');
+    expect(decoder.next()?.data).toBe('3');
+    expect(decoder.next()).toBeUndefined();
+    decoder.append(Buffer.from('\n\ndata: 5\n\n'));
+    // Events not taken yet, and one without its blank line, come out at the end.
+    decoder.append(Buffer.from('data: 6'));
+    expect(decoder.end().map((e) => [rawOf(e).toString(), e.data])).toEqual([
+      ['data: 4\n\n', '4'],
+      ['data: 5\n\n', '5'],
+      ['data: 6', '6'],
+    ]);
+  });
 });

@@ -3,7 +3,8 @@
 // (re-encoded for a client of another one).
 import type { IrStreamEvent } from '../ir/stream.js';
 import { SseDecoder } from '../sse.js';
-import type { RawBytes, SseEvent } from '../sse.js';
+import type { PlainEvent, RawBytes, SseEvent } from '../sse.js';
+import type { TextEventTemplate } from '../wire/text-event-template.js';
 import type { ChatCodec, ChatStreamDecoder, DecodedStreamEvent } from '../wire/types.js';
 import type { StreamParser } from './types.js';
 
@@ -27,16 +28,54 @@ export function streamEventOf(raw: RawBytes, d: DecodedStreamEvent): IrStreamEve
   };
 }
 
-const toEvent = (decoder: ChatStreamDecoder, event: SseEvent): IrStreamEvent =>
-  streamEventOf(event, decoder.decode(event));
+/** How a stream's plain text events are read: the template that matches them, and what one means. */
+export interface PlainReader {
+  template: TextEventTemplate;
+  read(event: PlainEvent): IrStreamEvent;
+}
 
-/** Decodes an SSE body with `codec`. */
-export function codecStreamParser(codec: ChatCodec): StreamParser {
+/**
+ * The events of what `sse` was given: each plain text event `plain`'s template matches whole is read
+ * from its bytes, any other is framed and read by `read`.
+ */
+export function readEvents(
+  sse: SseDecoder,
+  plain: PlainReader | undefined,
+  read: (event: SseEvent) => IrStreamEvent,
+): IrStreamEvent[] {
+  const events: IrStreamEvent[] = [];
+  for (;;) {
+    if (plain !== undefined) {
+      const matched = sse.nextPlain(plain.template);
+      if (matched !== undefined) {
+        events.push(plain.read(matched));
+        continue;
+      }
+    }
+    const event = sse.next();
+    if (event === undefined) return events;
+    events.push(read(event));
+  }
+}
+
+/** A parser of SSE bytes for a dialect's decoder. */
+export function decoderStreamParser(decoder: ChatStreamDecoder): StreamParser {
   const sse = new SseDecoder();
-  const decoder = codec.createStreamDecoder();
-  const read = (event: SseEvent) => toEvent(decoder, event);
+  const { plainText } = decoder;
+  const plain: PlainReader | undefined = plainText && {
+    template: plainText.template,
+    read: (event) => streamEventOf(event, plainText.decode(event.text)),
+  };
+  const read = (event: SseEvent) => streamEventOf(event, decoder.decode(event));
   return {
-    push: (chunk) => sse.push(chunk).map(read),
+    push: (chunk) => {
+      sse.append(chunk);
+      return readEvents(sse, plain, read);
+    },
     end: () => sse.end().map(read),
   };
 }
+
+/** Decodes an SSE body with `codec`. */
+export const codecStreamParser = (codec: ChatCodec): StreamParser =>
+  decoderStreamParser(codec.createStreamDecoder());

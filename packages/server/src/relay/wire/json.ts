@@ -7,6 +7,15 @@ export const isRecord = (value: unknown): value is Json =>
 
 export const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+/** The value of a JSON string's content (its escapes undone); undefined when an escape is not valid. */
+export function jsonStringValue(content: string): string | undefined {
+  try {
+    return JSON.parse(`"${content}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
 export const num = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 

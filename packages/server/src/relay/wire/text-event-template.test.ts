@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SseDecoder } from '../sse.js';
-import type { ChatStreamDecoder, DecodedStreamEvent } from './types.js';
+import type { SseEvent } from '../sse.js';
+import type { IrStreamEvent } from '../ir/stream.js';
+import { decoderStreamParser, streamEventOf } from '../providers/codec-stream.js';
+import { createOpenAiStreamParser, toOpenAiEvent } from '../providers/openai/stream.js';
+import type { ChatStreamDecoder } from './types.js';
 import { anthropicCodec } from './anthropic/index.js';
 import { openAiChatCodec } from './openai/index.js';
 import { plainChunkFields } from './openai/stream.js';
@@ -10,10 +14,23 @@ const chunk = (content: string, extra = ''): string =>
   `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o-mini",` +
   `"choices":[{"index":0,"delta":{"content":${content}}${extra},"logprobs":null,"finish_reason":null}]}`;
 
+const event = (data: string, name?: string): string =>
+  `${name === undefined ? '' : `event: ${name}\n`}data: ${data}\n\n`;
+
+/** The one event of `sse`, framed (what a decoder learns from). */
+const framed = (sse: string): SseEvent => new SseDecoder().push(Buffer.from(sse))[0] as SseEvent;
+
 const learnt = (first: string): TextEventTemplate => {
   const template = new TextEventTemplate('content', plainChunkFields);
-  template.learn(first, JSON.parse(first), undefined);
+  template.learn(framed(event(first)), JSON.parse(first));
   return template;
+};
+
+/** The text the template reads from the first event of `sse`, straight from its bytes. */
+const plainText = (template: TextEventTemplate, sse: string): string | undefined => {
+  const decoder = new SseDecoder();
+  decoder.append(Buffer.from(sse));
+  return decoder.nextPlain(template)?.text;
 };
 
 describe('text event templates', () => {
@@ -21,32 +38,43 @@ describe('text event templates', () => {
     const template = learnt(chunk('"Hello"'));
     expect(template.settled).toBe(true);
     for (const text of ['world', '', ' naïve ☀️', 'two\nlines', 'say "hi"', 'back\\slash', 'é']) {
-      expect(template.read(chunk(JSON.stringify(text)), undefined)).toBe(text);
+      expect(plainText(template, event(chunk(JSON.stringify(text))))).toBe(text);
     }
     // Escapes an upstream may write that JSON.stringify would not.
-    expect(template.read(chunk('"caf\\u00e9 \\/ \\u003c"'), undefined)).toBe('café / <');
+    expect(plainText(template, event(chunk('"caf\\u00e9 \\/ \\u003c"')))).toBe('café / <');
+  });
+
+  it('learns from an event whose text is not ASCII, and reads ASCII ones after it', () => {
+    const first = chunk(JSON.stringify('你好'));
+    const template = new TextEventTemplate('content', plainChunkFields);
+    template.learn(framed(event(first)), JSON.parse(first));
+    expect(template.settled).toBe(true);
+    expect(plainText(template, event(chunk('"plain"')))).toBe('plain');
+    expect(plainText(template, event(chunk('"世界"')))).toBe('世界');
   });
 
   it('leaves every other event to the full parse', () => {
     const template = learnt(chunk('"Hello"'));
     const other = [
-      chunk('"Hello"', ',"role":"assistant"'),
-      chunk('"Hello"').replace('"finish_reason":null', '"finish_reason":"stop"'),
-      chunk('"Hello"').replace('chatcmpl-1', 'chatcmpl-2'),
-      `${chunk('"Hello"').slice(0, -1)},"usage":{"prompt_tokens":1}}`,
+      event(chunk('"Hello"', ',"role":"assistant"')),
+      event(chunk('"Hello"').replace('"finish_reason":null', '"finish_reason":"stop"')),
+      event(chunk('"Hello"').replace('chatcmpl-1', 'chatcmpl-2')),
+      event(`${chunk('"Hello"').slice(0, -1)},"usage":{"prompt_tokens":1}}`),
       // A bare quote between the template's bytes is another structure, not a text.
-      chunk('"a","refusal":"b"'),
+      event(chunk('"a","refusal":"b"')),
       // Control characters must be escaped in JSON; a lone backslash would escape the closing quote.
-      chunk('"tab\there"'),
-      chunk('"ends\\"'),
+      event(chunk('"tab\there"')),
+      event(chunk('"ends\\"')),
       // Invalid escapes and cut events are for the parser to report.
-      chunk('"bad \\x escape"'),
-      chunk('"Hello"').slice(0, -5),
-      '[DONE]',
+      event(chunk('"bad \\x escape"')),
+      event(chunk('"Hello"').slice(0, -5)),
+      event('[DONE]'),
+      // The framing is part of the template: an event name, a comment line, an event not yet ended.
+      event(chunk('"Hello"'), 'message'),
+      `: keep-alive\n${event(chunk('"Hello"'))}`,
+      event(chunk('"Hello"')).slice(0, -1),
     ];
-    for (const data of other) expect(template.read(data, undefined), data).toBeUndefined();
-    // The event name is part of the template.
-    expect(template.read(chunk('"Hello"'), 'message')).toBeUndefined();
+    for (const sse of other) expect(plainText(template, sse), sse).toBeUndefined();
   });
 
   it("reads OpenAI's chunks whose obfuscation pad changes in every one", () => {
@@ -54,71 +82,128 @@ describe('text event templates', () => {
       `${chunk(JSON.stringify(content)).slice(0, -1)},"usage":null,"obfuscation":${pad}}`;
     const template = learnt(padded('Hello', '"a1B2"'));
     expect(template.settled).toBe(true);
-    expect(template.read(padded(' world', '"xYz"'), undefined)).toBe(' world');
-    expect(template.read(padded('', '"longer-pad-0123"'), undefined)).toBe('');
-    expect(template.read(padded('é', '"q\\u0041"'), undefined)).toBe('é');
+    expect(plainText(template, event(padded(' world', '"xYz"')))).toBe(' world');
+    expect(plainText(template, event(padded('', '"longer-pad-0123"')))).toBe('');
+    expect(plainText(template, event(padded('é', '"q\\u0041"')))).toBe('é');
     // The pad must still be one valid JSON string.
     for (const pad of ['"bad \\x"', '"a","role":"user"', '"cut']) {
-      expect(template.read(padded('x', pad), undefined), pad).toBeUndefined();
+      expect(plainText(template, event(padded('x', pad))), pad).toBeUndefined();
     }
   });
 
   it('learns only from an event whose text it can place, and gives up after a few', () => {
+    const learn = (template: TextEventTemplate, data: string) =>
+      template.learn(framed(event(data)), JSON.parse(data));
     // The text also appears as another field's value: which one is the content cannot be told.
     const twice = `{"meta":{"content":"hi"},"choices":[{"delta":{"content":"hi"}}]}`;
     // The content is escaped; its unescaped form is found only in another field, which the probe
     // parse shows is not the content.
     const elsewhere = `{"meta":{"content":"hi"},"choices":[{"delta":{"content":"h\\u0069"}}]}`;
     const template = new TextEventTemplate('content', plainChunkFields);
-    template.learn(twice, JSON.parse(twice), undefined);
-    template.learn(elsewhere, JSON.parse(elsewhere), undefined);
+    learn(template, twice);
+    learn(template, elsewhere);
     expect(template.settled).toBe(false);
-    expect(template.read(elsewhere, undefined)).toBeUndefined();
+    expect(plainText(template, event(elsewhere))).toBeUndefined();
     // An empty text or a chunk with more than text is not learnt from and costs no try.
-    const role = chunk('""', ',"role":"assistant"');
-    template.learn(role, JSON.parse(role), undefined);
+    learn(template, chunk('""', ',"role":"assistant"'));
     expect(template.settled).toBe(false);
-    template.learn(twice, JSON.parse(twice), undefined);
+    learn(template, twice);
     expect(template.settled).toBe(true);
-    expect(template.read(chunk('"x"'), undefined)).toBeUndefined();
+    expect(plainText(template, event(chunk('"x"')))).toBeUndefined();
   });
 
-  /** Every event decoded by one decoder (which learns) and, each alone, by a fresh one (which cannot). */
-  function bothWays(
-    create: () => ChatStreamDecoder,
-    sse: string,
-  ): [DecodedStreamEvent[], DecodedStreamEvent[]] {
-    const events = new SseDecoder().push(Buffer.from(sse));
-    const decoder = create();
-    return [events.map((e) => decoder.decode(e)), events.map((e) => create().decode(e))];
+  /** What a stream's events mean, without where their bytes lie (reads cut elsewhere lie elsewhere). */
+  const meaning = (events: IrStreamEvent[]) =>
+    events.map(({ bytes, start, end, ...rest }) => ({ raw: bytes.toString('utf8', start, end), ...rest }));
+
+  /** A stream read by one parser (which learns and reads plain events from their bytes) and event by event by fresh decoders. */
+  function bothWays(create: () => ChatStreamDecoder, sse: string): [IrStreamEvent[], IrStreamEvent[]] {
+    const learning = decoderStreamParser(create());
+    const events = [...learning.push(Buffer.from(sse)), ...learning.end()];
+    const alone = new SseDecoder().push(Buffer.from(sse)).map((e) => streamEventOf(e, create().decode(e)));
+    return [events, alone];
   }
 
+  /** The stream read in two reads cut at every byte: the same events as in one read. */
+  function cutAnywhere(
+    parse: () => { push(b: Buffer): IrStreamEvent[]; end(): IrStreamEvent[] },
+    sse: string,
+  ) {
+    const bytes = Buffer.from(sse);
+    const whole = parse();
+    const expected = meaning([...whole.push(bytes), ...whole.end()]);
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const parser = parse();
+      const events = [
+        ...parser.push(bytes.subarray(0, cut)),
+        ...parser.push(bytes.subarray(cut)),
+        ...parser.end(),
+      ];
+      expect(meaning(events), `cut at ${cut}`).toEqual(expected);
+    }
+  }
+
+  const openAiStream = (texts: string[]) =>
+    texts.map((t) => event(chunk(JSON.stringify(t)))).join('') +
+    event(chunk('"cut')) +
+    event(chunk('""').replace('"finish_reason":null', '"finish_reason":"stop"')) +
+    event('[DONE]');
+
   it('gives an OpenAI stream the same reading as parsing every event, a broken one included', () => {
-    const texts = ['Hello', ' wor', 'ld — ', 'naïve', ' "quoted"\n'];
-    const sse =
-      texts.map((t) => `data: ${chunk(JSON.stringify(t))}\n\n`).join('') +
-      `data: ${chunk('"cut')}\n\n` +
-      `data: ${chunk('""').replace('"finish_reason":null', '"finish_reason":"stop"')}\n\n` +
-      'data: [DONE]\n\n';
-    const [learning, parsed] = bothWays(() => openAiChatCodec.createStreamDecoder(), sse);
-    expect(learning).toEqual(parsed);
-    expect(learning.map((e) => e.text).slice(0, 5)).toEqual(texts);
-    expect(learning[5]?.error).toMatch(/not valid JSON/);
+    const texts = ['Hello', ' wor', 'ld — ', 'naïve', ' "quoted"\n', '世界'];
+    const [learning, alone] = bothWays(() => openAiChatCodec.createStreamDecoder(), openAiStream(texts));
+    expect(learning).toEqual(alone);
+    expect(learning.map((e) => e.text).slice(0, 6)).toEqual(texts);
+    expect(learning[6]?.error).toMatch(/not valid JSON/);
+    // The same-format parser reads it the same way, plain chunks read from their bytes.
+    const sameFormat = createOpenAiStreamParser(true);
+    const events = [...sameFormat.push(Buffer.from(openAiStream(texts))), ...sameFormat.end()];
+    const parsed = new SseDecoder().push(Buffer.from(openAiStream(texts))).map((e) => toOpenAiEvent(e, true));
+    expect(events).toEqual(parsed);
+  });
+
+  it('reads plain events from their bytes however the reads are cut', () => {
+    const sse = openAiStream(['Hello', ' wörld', '☀️', ' end']);
+    cutAnywhere(() => createOpenAiStreamParser(true), sse);
+    cutAnywhere(() => decoderStreamParser(openAiChatCodec.createStreamDecoder()), sse);
+  });
+
+  it('reads the plain events of a long stream from their bytes, not by parsing them', () => {
+    const texts = Array.from({ length: 40 }, (_, i) => ` word${i}`);
+    const parser = createOpenAiStreamParser();
+    const parse = JSON.parse;
+    let parses = 0;
+    JSON.parse = ((text: string, reviver?: Parameters<typeof parse>[1]) => {
+      parses++;
+      return parse(text, reviver) as unknown;
+    }) as typeof JSON.parse;
+    try {
+      const events = parser.push(Buffer.from(openAiStream(texts)));
+      expect(events.map((e) => e.text).slice(0, 40)).toEqual(texts);
+    } finally {
+      JSON.parse = parse;
+    }
+    // The first chunk (parsed, then learnt with its probe), the cut one and the finish chunk.
+    expect(parses).toBeLessThanOrEqual(5);
   });
 
   it('gives an Anthropic stream the same reading as parsing every event', () => {
     const delta = (text: string, index = 0) =>
-      `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":${JSON.stringify(text)}}}\n\n`;
+      event(
+        `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":${JSON.stringify(text)}}}`,
+        'content_block_delta',
+      );
     const sse =
       delta('Hi') +
       delta(' there') +
       delta('☀️ "x"') +
       delta(' next block', 1) +
-      `event: error\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"oops"}}\n\n` +
-      'event: message_stop\ndata: {"type":"message_stop"}\n\n';
-    const [learning, parsed] = bothWays(() => anthropicCodec.createStreamDecoder(), sse);
-    expect(learning).toEqual(parsed);
+      event(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"oops"}}`, 'error') +
+      event('{"type":"message_stop"}', 'message_stop');
+    const [learning, alone] = bothWays(() => anthropicCodec.createStreamDecoder(), sse);
+    expect(learning).toEqual(alone);
     expect(learning.map((e) => e.text).slice(0, 4)).toEqual(['Hi', ' there', '☀️ "x"', ' next block']);
     expect(learning[4]?.error).toBeDefined();
+    cutAnywhere(() => decoderStreamParser(anthropicCodec.createStreamDecoder()), sse);
   });
 });

@@ -6,6 +6,7 @@ import type { IrError } from '../ir/errors.js';
 import type { ChatAnswer, ChatDelta, ChatRequest, StreamIdentity } from '../ir/chat.js';
 import type { IrUsage } from '../ir/usage.js';
 import type { SseEvent } from '../sse.js';
+import type { TextEventTemplate } from './text-event-template.js';
 
 /** The chat dialects; a call whose client and upstream speak the same one is forwarded as bytes. */
 export type ChatWire = 'openai' | 'responses' | 'anthropic' | 'gemini';
@@ -31,6 +32,12 @@ export interface DecodedStreamEvent {
 export interface ChatStreamDecoder {
   /** One upstream SSE event. */
   decode(event: SseEvent): DecodedStreamEvent;
+  /**
+   * The dialect's plain text events, when it has them: the template `decode` learns them into, which
+   * the SSE decoder matches in the upstream's bytes (see text-event-template.ts), and what such an
+   * event with a given text means (what `decode` would have said of it).
+   */
+  readonly plainText?: { template: TextEventTemplate; decode(text: string): DecodedStreamEvent };
 }
 
 export interface ChatStreamEncoder {

@@ -4,12 +4,11 @@
 // client receives. Exceptions in the stream (throttlingException, modelStreamErrorException, …) end it.
 import type { IrStreamEvent } from '../../ir/stream.js';
 import { sseEvent } from '../../sse.js';
-import type { SseEvent } from '../../sse.js';
 import { anthropicCodec } from '../../wire/anthropic/index.js';
 import type { ChatRequest } from '../../ir/chat.js';
 import { toolNameRestorer } from '../anthropic/index.js';
 import type { StreamParser } from '../types.js';
-import { streamEventOf } from '../codec-stream.js';
+import { codecStreamParser, streamEventOf } from '../codec-stream.js';
 import type { EventStreamItem } from './event-stream.js';
 import { EventStreamDecoder } from './event-stream.js';
 
@@ -44,7 +43,7 @@ const utf8 = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 
 /** The Anthropic event inside a chunk's payload, as the server-sent event Anthropic streams. */
-function sseEventOf(payload: Uint8Array): SseEvent | string {
+function sseBytesOf(payload: Uint8Array): Buffer | string {
   let bytes: unknown;
   try {
     bytes = (JSON.parse(utf8(payload)) as { bytes?: unknown }).bytes;
@@ -54,7 +53,7 @@ function sseEventOf(payload: Uint8Array): SseEvent | string {
   if (typeof bytes !== 'string') return 'the upstream sent a stream chunk without bytes';
   const json = Buffer.from(bytes, 'base64').toString('utf8');
   const type = eventType(json);
-  return sseEvent(json, type);
+  return sseEvent(json, type).bytes;
 }
 
 /** What an exception's payload says: {"message": …} (model stream errors add the model's own status). */
@@ -71,40 +70,44 @@ function exceptionText(type: string, payload: Uint8Array): string {
 
 export function bedrockStreamParser(chat?: ChatRequest): StreamParser {
   const frames = new EventStreamDecoder();
-  const decoder = anthropicCodec.createStreamDecoder();
+  // Each chunk's event, as the server-sent event Anthropic streams, is read as Anthropic's are.
+  const anthropic = codecStreamParser(anthropicCodec);
   const restore = toolNameRestorer(chat);
 
-  const read = (item: EventStreamItem): IrStreamEvent | undefined => {
+  const read = (item: EventStreamItem): IrStreamEvent[] => {
     switch (item.kind) {
       case 'malformed':
-        return failed(item.message);
+        return [failed(item.message)];
       case 'error':
-        return failed(`${item.message || 'the upstream reported an error'} (${item.code || 'error'})`);
+        return [failed(`${item.message || 'the upstream reported an error'} (${item.code || 'error'})`)];
       case 'exception':
-        return failed(exceptionText(item.exceptionType, item.payload));
+        return [failed(exceptionText(item.exceptionType, item.payload))];
       case 'event':
         break;
     }
     // Event types other than chunk are not part of the answer.
-    if (item.eventType !== 'chunk') return undefined;
-    const sse = sseEventOf(item.payload);
-    if (typeof sse === 'string') return failed(sse);
-    const d = decoder.decode(sse);
-    if (restore) {
-      for (const delta of d.deltas) {
-        if (delta.type === 'tool_call' && delta.name !== undefined) delta.name = restore(delta.name);
-      }
-    }
-    return streamEventOf(sse, d);
+    if (item.eventType !== 'chunk') return [];
+    const sse = sseBytesOf(item.payload);
+    if (typeof sse === 'string') return [failed(sse)];
+    return anthropic.push(sse);
   };
 
   const readAll = (items: EventStreamItem[]): IrStreamEvent[] => {
     const events: IrStreamEvent[] = [];
     for (const item of items) {
-      const event = read(item);
-      if (event) events.push(event);
+      for (const event of read(item)) {
+        if (restore) {
+          for (const delta of event.deltas ?? []) {
+            if (delta.type === 'tool_call' && delta.name !== undefined) delta.name = restore(delta.name);
+          }
+        }
+        events.push(event);
+      }
     }
     return events;
   };
-  return { push: (chunk) => readAll(frames.push(chunk)), end: () => readAll(frames.end()) };
+  return {
+    push: (chunk) => readAll(frames.push(chunk)),
+    end: () => [...readAll(frames.end()), ...anthropic.end()],
+  };
 }

@@ -5,7 +5,9 @@ import type { ChatDelta } from '../../ir/chat.js';
 import type { IrStreamEvent } from '../../ir/stream.js';
 import type { IrUsage } from '../../ir/usage.js';
 import { SseDecoder } from '../../sse.js';
-import type { RawBytes, SseEvent } from '../../sse.js';
+import type { PlainEvent, RawBytes, SseEvent } from '../../sse.js';
+import { readEvents } from '../codec-stream.js';
+import type { PlainReader } from '../codec-stream.js';
 import type { StreamParser } from '../types.js';
 import { choicesText, readUsage } from './response.js';
 import { openAiChunkDeltas, openAiTextTemplate } from '../../wire/openai/index.js';
@@ -57,21 +59,12 @@ const failed = (raw: RawBytes, error: string): IrStreamEvent =>
 
 /**
  * One upstream event; with `convert`, its neutral deltas too (for a client of another dialect). With
- * `template`, a plain text chunk like one already parsed is read without parsing it.
+ * `template`, a plain text chunk is learnt as the stream's template.
  */
 export function toOpenAiEvent(event: SseEvent, convert = false, template?: TextEventTemplate): IrStreamEvent {
   const { data } = event;
   if (data === undefined || data.length === 0)
     return irEvent(event, false, '', undefined, false, false, undefined, undefined);
-  const plain = template?.read(data, event.event);
-  if (plain !== undefined) {
-    const deltas: ChatDelta[] | undefined = convert
-      ? plain === ''
-        ? []
-        : [{ type: 'text', text: plain }]
-      : undefined;
-    return irEvent(event, true, plain, undefined, false, false, undefined, deltas);
-  }
   if (data === DONE) return irEvent(event, false, '', undefined, false, false, undefined, undefined, true);
   let chunk: unknown;
   try {
@@ -80,7 +73,7 @@ export function toOpenAiEvent(event: SseEvent, convert = false, template?: TextE
     return failed(event, 'the upstream sent an event that is not valid JSON');
   }
   if (!isRecord(chunk)) return failed(event, 'the upstream sent an event that is not a JSON object');
-  if (template && !template.settled) template.learn(data, chunk, event.event);
+  if (template && !template.settled) template.learn(event, chunk);
   if (isRecord(chunk.error)) {
     const message = typeof chunk.error.message === 'string' ? chunk.error.message : 'upstream error';
     return irEvent(event, true, '', undefined, false, false, message, undefined);
@@ -100,12 +93,29 @@ export function toOpenAiEvent(event: SseEvent, convert = false, template?: TextE
   );
 }
 
+/** A plain text chunk read by the template: text and nothing else. */
+const plainEvent = (event: PlainEvent, convert: boolean): IrStreamEvent =>
+  irEvent(
+    event,
+    true,
+    event.text,
+    undefined,
+    false,
+    false,
+    undefined,
+    convert ? (event.text === '' ? [] : [{ type: 'text', text: event.text }]) : undefined,
+  );
+
 export function createOpenAiStreamParser(convert = false): StreamParser {
-  const decoder = new SseDecoder();
+  const sse = new SseDecoder();
   const template = openAiTextTemplate();
+  const plain: PlainReader = { template, read: (event) => plainEvent(event, convert) };
   const read = (event: SseEvent) => toOpenAiEvent(event, convert, template);
   return {
-    push: (chunk) => decoder.push(chunk).map(read),
-    end: () => decoder.end().map(read),
+    push: (chunk) => {
+      sse.append(chunk);
+      return readEvents(sse, plain, read);
+    },
+    end: () => sse.end().map(read),
   };
 }

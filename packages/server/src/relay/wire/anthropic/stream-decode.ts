@@ -55,13 +55,14 @@ class AnthropicStreamDecoder implements ChatStreamDecoder {
   };
 
   /** Text deltas read without parsing once one has been (see text-event-template.ts). */
-  private readonly template = new TextEventTemplate('text', textDeltaFields);
+  readonly plainText = {
+    template: new TextEventTemplate('text', textDeltaFields),
+    decode: (text: string): DecodedStreamEvent => decoded([{ type: 'text', text }], text),
+  };
 
   decode(event: SseEvent): DecodedStreamEvent {
     const data = event.data;
     if (data === undefined) return nothing();
-    const plain = this.template.read(data, event.event);
-    if (plain !== undefined) return decoded([{ type: 'text', text: plain }], plain);
     let payload: unknown;
     try {
       payload = JSON.parse(data);
@@ -70,13 +71,14 @@ class AnthropicStreamDecoder implements ChatStreamDecoder {
     }
     if (!isRecord(payload))
       return decoded([], '', { error: 'the upstream sent a stream event that is not an object' });
-    if (!this.template.settled) this.template.learn(data, payload, event.event);
     if (event.event === 'error' || payload.type === 'error') {
       const error = readAnthropicError(payload);
       return decoded([], '', {
         error: error ? `${error.message} (${error.type})` : 'the upstream reported an error',
       });
     }
+    const { template } = this.plainText;
+    if (!template.settled) template.learn(event, payload);
     switch (payload.type) {
       case 'message_start':
         return this.messageStart(payload);

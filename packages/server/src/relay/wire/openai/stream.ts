@@ -93,13 +93,13 @@ const decoded = (e: Partial<DecodedStreamEvent>): DecodedStreamEvent => ({
 export function createOpenAiChatDecoder(): ChatStreamDecoder {
   const template = openAiTextTemplate();
   return {
+    plainText: {
+      template,
+      decode: (text) => decoded({ deltas: text === '' ? [] : [{ type: 'text', text }], text }),
+    },
     decode(event: SseEvent): DecodedStreamEvent {
       const data = event.data;
       if (data === undefined || data.length === 0) return decoded({});
-      const plain = template.read(data, event.event);
-      if (plain !== undefined) {
-        return decoded({ deltas: plain === '' ? [] : [{ type: 'text', text: plain }], text: plain });
-      }
       if (data === DONE) return decoded({ done: true });
       let chunk: unknown;
       try {
@@ -108,7 +108,7 @@ export function createOpenAiChatDecoder(): ChatStreamDecoder {
         return decoded({ error: 'the upstream sent an event that is not valid JSON' });
       }
       if (!isRecord(chunk)) return decoded({ error: 'the upstream sent an event that is not a JSON object' });
-      if (!template.settled) template.learn(data, chunk, event.event);
+      if (!template.settled) template.learn(event, chunk);
       if (isRecord(chunk.error)) {
         const message = typeof chunk.error.message === 'string' ? chunk.error.message : 'upstream error';
         return decoded({ error: message });
