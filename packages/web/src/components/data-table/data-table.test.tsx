@@ -120,11 +120,14 @@ describe('ListSearch', () => {
       duringSearch();
     };
     return (
-      <ListSearch list={{ ...list, search }}>
-        <Form.Item name="keyword">
-          <Input aria-label="keyword" />
-        </Form.Item>
-      </ListSearch>
+      <>
+        <ListSearch list={{ ...list, search }}>
+          <Form.Item name="keyword">
+            <Input aria-label="keyword" />
+          </Form.Item>
+        </ListSearch>
+        <output aria-label="filters">{list.filters.keyword}</output>
+      </>
     );
   }
 
@@ -142,6 +145,7 @@ describe('ListSearch', () => {
     fireEvent.change(field(), { target: { value: 'abc' } });
     fireEvent.click(screen.getByRole('button', { name: /query/i }));
     await waitFor(() => expect(router.state.location.search).toBe('?keyword=abc'));
+    await waitFor(() => expect(screen.getByLabelText('filters').textContent).toBe('abc'));
     // The URL caught up with the search; the newer text is still in the field.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(field().value).toBe('abcd');
@@ -149,6 +153,9 @@ describe('ListSearch', () => {
     typeMore = false;
     fireEvent.click(screen.getByRole('button', { name: /query/i }));
     await waitFor(() => expect(router.state.location.search).toBe('?keyword=abcd'));
+    // The page has drawn the new filters before the user goes back (the router's state can run ahead
+    // of the render; back at once would fold both changes into none).
+    await waitFor(() => expect(screen.getByLabelText('filters').textContent).toBe('abcd'));
     await router.navigate(-1);
     await waitFor(() => expect(field().value).toBe('abc'));
     await router.navigate(1);
