@@ -124,8 +124,8 @@ export class SseDecoder {
 
   /**
    * The next event, when it is whole and `template` matches it: a plain text event, read without
-   * framing or parsing it. Undefined otherwise (`next` then takes it), and always in the middle of an
-   * event.
+   * framing or parsing it. Undefined otherwise (`next` then takes it), and always while the event is
+   * only partly read.
    */
   nextPlain(template: TextEventTemplate): PlainEvent | undefined {
     const start = this.scanned;

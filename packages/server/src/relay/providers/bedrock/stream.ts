@@ -92,22 +92,27 @@ export function bedrockStreamParser(chat?: ChatRequest): StreamParser {
     return anthropic.push(sse);
   };
 
-  const readAll = (items: EventStreamItem[]): IrStreamEvent[] => {
-    const events: IrStreamEvent[] = [];
-    for (const item of items) {
-      for (const event of read(item)) {
-        if (restore) {
-          for (const delta of event.deltas ?? []) {
-            if (delta.type === 'tool_call' && delta.name !== undefined) delta.name = restore(delta.name);
-          }
+  /** The events with each tool call's name as the client wrote it. */
+  const restored = (events: IrStreamEvent[]): IrStreamEvent[] => {
+    if (restore) {
+      for (const event of events) {
+        for (const delta of event.deltas ?? []) {
+          if (delta.type === 'tool_call' && delta.name !== undefined) delta.name = restore(delta.name);
         }
-        events.push(event);
       }
     }
     return events;
   };
+
+  const readAll = (items: EventStreamItem[]): IrStreamEvent[] => {
+    const events: IrStreamEvent[] = [];
+    for (const item of items) {
+      for (const event of read(item)) events.push(event);
+    }
+    return restored(events);
+  };
   return {
     push: (chunk) => readAll(frames.push(chunk)),
-    end: () => [...readAll(frames.end()), ...anthropic.end()],
+    end: () => [...readAll(frames.end()), ...restored(anthropic.end())],
   };
 }
