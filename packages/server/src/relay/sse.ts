@@ -1,6 +1,7 @@
 // Server-sent events, decoded incrementally from upstream bytes and encoded for clients. Events keep
 // their exact bytes so a same-format relay forwards them untouched.
 import { isAscii } from 'node:buffer';
+import type { ConstantEvents } from './wire/constant-events.js';
 import type { TextEventTemplate } from './wire/text-event-template.js';
 import { jsonStringValue } from './wire/json.js';
 
@@ -32,6 +33,12 @@ export interface PlainEvent extends RawBytes {
   text: string;
 }
 
+/** An event its dialect's book of constant events knows by its bytes (see `SseDecoder.nextConstant`). */
+export interface ConstantEvent extends RawBytes {
+  /** Whether it ends the stream. */
+  done: boolean;
+}
+
 /** An event's bytes as the decoder scans them (latin1: one character per byte), for text templates. */
 export const rawText = (event: RawBytes): string => event.bytes.toString('latin1', event.start, event.end);
 
@@ -52,8 +59,9 @@ const valueStart = (text: string, afterColon: number, end: number): number =>
  * from the bytes as UTF-8.
  *
  * A reader appends each upstream read and takes its events one at a time: `nextPlain` reads a plain
- * text event its template matches whole, straight from the bytes; `next` frames any event. `push`
- * does both steps for readers without a template.
+ * text event its template matches whole, straight from the bytes, `nextConstant` an event its
+ * dialect's book of constant events knows; `next` frames any event. `push` does both steps for readers
+ * without a template or a book.
  */
 export class SseDecoder {
   private pending: Buffer = EMPTY;
@@ -142,6 +150,22 @@ export class SseDecoder {
     this.eventStart = end;
     // One literal with every field (see "One shape per object" in docs/relay-design.md).
     return { bytes: this.pending, start, end, text };
+  }
+
+  /**
+   * The next event, when it is whole and `book` knows its bytes: an event that means the same in every
+   * stream, read without framing or parsing it. Undefined otherwise (`next` then takes it), and always
+   * while the event is only partly read.
+   */
+  nextConstant(book: ConstantEvents): ConstantEvent | undefined {
+    const start = this.scanned;
+    if (start !== this.eventStart) return undefined;
+    const end = book.match(this.text, start);
+    if (end === -1) return undefined;
+    this.scanned = end;
+    this.eventStart = end;
+    // One literal with every field (see "One shape per object" in docs/relay-design.md).
+    return { bytes: this.pending, start, end, done: book.done };
   }
 
   /** The upstream closed: the events left, an event without its final blank line included. */

@@ -3,7 +3,8 @@
 // (re-encoded for a client of another one).
 import type { IrStreamEvent } from '../ir/stream.js';
 import { SseDecoder } from '../sse.js';
-import type { PlainEvent, RawBytes, SseEvent } from '../sse.js';
+import type { ConstantEvent, PlainEvent, RawBytes, SseEvent } from '../sse.js';
+import type { ConstantEvents } from '../wire/constant-events.js';
 import type { TextEventTemplate } from '../wire/text-event-template.js';
 import type { ChatCodec, ChatStreamDecoder, DecodedStreamEvent } from '../wire/types.js';
 import type { StreamParser } from './types.js';
@@ -34,13 +35,27 @@ export interface PlainReader {
   read(event: PlainEvent): IrStreamEvent;
 }
 
+/** What an event a book of constant events knows means: nothing but itself, or the end. */
+const constantEventOf = (event: ConstantEvent): IrStreamEvent =>
+  streamEventOf(event, {
+    deltas: [],
+    usage: undefined,
+    usageOnly: false,
+    finished: false,
+    done: event.done,
+    text: '',
+    error: undefined,
+  });
+
 /**
  * The events of what `sse` was given: each plain text event `plain`'s template matches whole is read
- * from its bytes, any other is framed and read by `read`.
+ * from its bytes, each event `constants` knows by its bytes means what it records, any other is
+ * framed and read by `read`.
  */
 export function readEvents(
   sse: SseDecoder,
   plain: PlainReader | undefined,
+  constants: ConstantEvents | undefined,
   read: (event: SseEvent) => IrStreamEvent,
 ): IrStreamEvent[] {
   const events: IrStreamEvent[] = [];
@@ -49,6 +64,13 @@ export function readEvents(
       const matched = sse.nextPlain(plain.template);
       if (matched !== undefined) {
         events.push(plain.read(matched));
+        continue;
+      }
+    }
+    if (constants !== undefined) {
+      const known = sse.nextConstant(constants);
+      if (known !== undefined) {
+        events.push(constantEventOf(known));
         continue;
       }
     }
@@ -61,7 +83,7 @@ export function readEvents(
 /** A parser of SSE bytes for a dialect's decoder. */
 export function decoderStreamParser(decoder: ChatStreamDecoder): StreamParser {
   const sse = new SseDecoder();
-  const { plainText } = decoder;
+  const { plainText, constantEvents } = decoder;
   const plain: PlainReader | undefined = plainText && {
     template: plainText.template,
     read: (event) => streamEventOf(event, plainText.decode(event.text)),
@@ -70,7 +92,7 @@ export function decoderStreamParser(decoder: ChatStreamDecoder): StreamParser {
   return {
     push: (chunk) => {
       sse.append(chunk);
-      return readEvents(sse, plain, read);
+      return readEvents(sse, plain, constantEvents, read);
     },
     end: () => sse.end().map(read),
   };

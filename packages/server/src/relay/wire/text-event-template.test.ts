@@ -8,7 +8,7 @@ import type { ChatStreamDecoder } from './types.js';
 import { anthropicCodec } from './anthropic/index.js';
 import { openAiChatCodec } from './openai/index.js';
 import { plainChunkFields } from './openai/stream.js';
-import { TextEventTemplate } from './text-event-template.js';
+import { TemplateBook, TextEventTemplate } from './text-event-template.js';
 
 const chunk = (content: string, extra = ''): string =>
   `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o-mini",` +
@@ -205,5 +205,52 @@ describe('text event templates', () => {
     expect(learning.map((e) => e.text).slice(0, 4)).toEqual(['Hi', ' there', '☀️ "x"', ' next block']);
     expect(learning[4]?.error).toBeDefined();
     cutAnywhere(() => decoderStreamParser(anthropicCodec.createStreamDecoder()), sse);
+  });
+
+  it('keeps the newest templates of a dialect in its book, each once', () => {
+    const book = new TemplateBook();
+    const texts = ['a', 'b', 'c', 'd', 'e'].map((id) => chunk('"x"').replace('chatcmpl-1', `chatcmpl-${id}`));
+    for (const first of [...texts, texts[3] as string]) {
+      new TextEventTemplate('content', plainChunkFields, book).learn(framed(event(first)), JSON.parse(first));
+    }
+    expect(book.templates).toHaveLength(4);
+    const reads = (first: string) => {
+      const template = new TextEventTemplate('content', plainChunkFields, book);
+      return plainText(template, event(first.replace('"x"', '"y"')));
+    };
+    // d was learnt last; a, the oldest, was dropped.
+    expect(book.templates[0]?.segments.join('')).toContain('chatcmpl-d');
+    expect(texts.slice(1).map(reads)).toEqual(['y', 'y', 'y', 'y']);
+    expect(reads(texts[0] as string)).toBeUndefined();
+  });
+
+  it("reads a later Anthropic stream's text deltas with the template an earlier one learnt", () => {
+    const delta = (text: string, index = 0) =>
+      event(
+        `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":${JSON.stringify(text)}}}`,
+        'content_block_delta',
+      );
+    const read = (sse: string) => {
+      const parser = decoderStreamParser(anthropicCodec.createStreamDecoder());
+      return [...parser.push(Buffer.from(sse)), ...parser.end()];
+    };
+    read(delta('first') + delta('second'));
+    const parse = JSON.parse;
+    const parsed: string[] = [];
+    JSON.parse = ((text: string, reviver?: Parameters<typeof parse>[1]) => {
+      parsed.push(text);
+      return parse(text, reviver) as unknown;
+    }) as typeof JSON.parse;
+    let events: IrStreamEvent[];
+    try {
+      events = read(delta('Hello') + delta(' world') + delta('next block', 1) + delta(' again', 1));
+    } finally {
+      JSON.parse = parse;
+    }
+    expect(events.map((e) => e.text)).toEqual(['Hello', ' world', 'next block', ' again']);
+    // Index 0's template came from the book, not from parsing; a stream keeps one template, so the
+    // deltas of the next block are parsed as they were before.
+    expect(parsed.filter((text) => text.includes('"index":0'))).toEqual([]);
+    expect(parsed.filter((text) => text.includes('"index":1'))).toHaveLength(2);
   });
 });

@@ -6,6 +6,9 @@
 // framed or parsed. A field that changes in every event without meaning anything (the `obfuscation` pad
 // OpenAI adds to each chunk) may be a string of any content too. Anything else (other events, another
 // field order, a comment line, escapes the template cannot vouch for) is left to the decoder's parse.
+// Where a plain text event means the same in any stream (Anthropic's text deltas), the dialect keeps
+// the templates its streams learnt in a book, and a new stream takes one that matches its events
+// instead of parsing one and learning its own.
 //
 // Templates work on an event's bytes as latin1 text (one character per byte), as the SSE decoder scans
 // them: a UTF-8 character never holds a byte below 0x80, so quotes, backslashes and control characters
@@ -93,7 +96,7 @@ export class TextEventTemplate {
    * value and the next (from a closing quote to the next opening one), and after the last (up to the
    * blank line that ends the event).
    */
-  private segments: string[] | undefined;
+  private segments: readonly string[] | undefined;
   /** Which of the string values is the text (the others are padding). */
   private textAt = 0;
   private misses = 0;
@@ -107,10 +110,13 @@ export class TextEventTemplate {
    * @param key the field whose string value is the event's text (`content`, `text`)
    * @param fieldsOf the text a parsed event carries when it is a plain text event, with its padding
    *   fields (the decoder's own reading: undefined for any event that means more than its text)
+   * @param book templates other streams of the dialect learnt, tried until this one has its own; the
+   *   template it learns goes there too (only for events whose meaning no stream's state changes)
    */
   constructor(
     private readonly key: string,
     private readonly fieldsOf: (parsed: unknown) => TemplateFields | undefined,
+    private readonly book?: TemplateBook,
   ) {}
 
   /** Whether the decoder may stop offering events to learn from. */
@@ -157,6 +163,7 @@ export class TextEventTemplate {
     }
     this.segments = segments;
     this.textAt = placed.findIndex((p) => p.key === this.key);
+    this.book?.add(segments, this.textAt);
   }
 
   /**
@@ -166,7 +173,20 @@ export class TextEventTemplate {
    */
   match(text: string, at: number): number {
     const segments = this.segments;
-    if (segments === undefined) return -1;
+    if (segments !== undefined) return this.matchWith(segments, this.textAt, text, at);
+    if (this.book === undefined || this.misses >= MAX_MISSES) return -1;
+    for (const known of this.book.templates) {
+      const end = this.matchWith(known.segments, known.textAt, text, at);
+      if (end !== -1) {
+        this.segments = known.segments;
+        this.textAt = known.textAt;
+        return end;
+      }
+    }
+    return -1;
+  }
+
+  private matchWith(segments: readonly string[], textAt: number, text: string, at: number): number {
     const first = segments[0] as string;
     if (!holdsAt(text, at, first)) return -1;
     let next = at + first.length;
@@ -174,7 +194,7 @@ export class TextEventTemplate {
       const segment = segments[i] as string;
       const end = stringEnd(text, next);
       if (end === -1 || !holdsAt(text, end, segment)) return -1;
-      if (i - 1 === this.textAt) {
+      if (i - 1 === textAt) {
         this.textStart = next;
         this.textEnd = end;
         this.textEscaped = sawEscape;
@@ -184,6 +204,36 @@ export class TextEventTemplate {
       next = end + segment.length;
     }
     return next;
+  }
+}
+
+/** A template's bytes, as a book keeps them. */
+interface KnownTemplate {
+  segments: readonly string[];
+  textAt: number;
+}
+
+/** Templates a book holds at most (the newest first). */
+const BOOK_SIZE = 4;
+
+/**
+ * The templates learnt by the streams of a dialect whose plain text events mean the same in any stream
+ * and often come in the same bytes (Anthropic's text deltas of a given block index): a new stream's
+ * template takes one that matches its events instead of parsing and learning its own.
+ */
+export class TemplateBook {
+  private known: KnownTemplate[] = [];
+
+  get templates(): readonly KnownTemplate[] {
+    return this.known;
+  }
+
+  add(segments: readonly string[], textAt: number): void {
+    const same = (t: KnownTemplate) =>
+      t.textAt === textAt &&
+      t.segments.length === segments.length &&
+      t.segments.every((s, i) => s === segments[i]);
+    this.known = [{ segments, textAt }, ...this.known.filter((t) => !same(t))].slice(0, BOOK_SIZE);
   }
 }
 

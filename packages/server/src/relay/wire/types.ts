@@ -6,6 +6,7 @@ import type { IrError } from '../ir/errors.js';
 import type { ChatAnswer, ChatDelta, ChatRequest, StreamIdentity } from '../ir/chat.js';
 import type { IrUsage } from '../ir/usage.js';
 import type { SseEvent } from '../sse.js';
+import type { ConstantEvents } from './constant-events.js';
 import type { TextEventTemplate } from './text-event-template.js';
 
 /** The chat dialects; a call whose client and upstream speak the same one is forwarded as bytes. */
@@ -38,6 +39,11 @@ export interface ChatStreamDecoder {
    * event with a given text means (what `decode` would have said of it).
    */
   readonly plainText?: { template: TextEventTemplate; decode(text: string): DecodedStreamEvent };
+  /**
+   * The book of events that mean the same in every stream of the dialect, shared by its decoders:
+   * `decode` records them, the SSE decoder knows them by their bytes (see constant-events.ts).
+   */
+  readonly constantEvents?: ConstantEvents;
 }
 
 export interface ChatStreamEncoder {

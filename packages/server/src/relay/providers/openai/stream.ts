@@ -114,7 +114,7 @@ export function createOpenAiStreamParser(convert = false): StreamParser {
   return {
     push: (chunk) => {
       sse.append(chunk);
-      return readEvents(sse, plain, read);
+      return readEvents(sse, plain, undefined, read);
     },
     end: () => sse.end().map(read),
   };

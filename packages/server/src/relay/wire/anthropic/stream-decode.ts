@@ -3,7 +3,8 @@
 // newer API versions, input and cache counts too, which then replace message_start's).
 import type { ChatDelta } from '../../ir/chat.js';
 import type { SseEvent } from '../../sse.js';
-import { TextEventTemplate } from '../text-event-template.js';
+import { ConstantEvents } from '../constant-events.js';
+import { TemplateBook, TextEventTemplate } from '../text-event-template.js';
 import type { TemplateFields } from '../text-event-template.js';
 import type { ChatStreamDecoder, DecodedStreamEvent } from '../types.js';
 import { finishReasonOf } from './answer.js';
@@ -42,6 +43,14 @@ function textDeltaFields(payload: unknown): TemplateFields | undefined {
     : undefined;
 }
 
+/**
+ * Events every Anthropic stream may send in the same bytes and that mean nothing but themselves (ping,
+ * a block's stop, an empty text block's start) or the end (message_stop), shared by all its streams.
+ */
+const constantEvents = new ConstantEvents();
+/** The text delta templates Anthropic streams learnt (a text delta means its text in any stream). */
+const textTemplates = new TemplateBook();
+
 class AnthropicStreamDecoder implements ChatStreamDecoder {
   /** Content block index → the tool call index of a tool_use block (counted from 0). */
   private readonly toolIndex = new Map<number, number>();
@@ -56,9 +65,11 @@ class AnthropicStreamDecoder implements ChatStreamDecoder {
 
   /** Text deltas read without parsing once one has been (see text-event-template.ts). */
   readonly plainText = {
-    template: new TextEventTemplate('text', textDeltaFields),
+    template: new TextEventTemplate('text', textDeltaFields, textTemplates),
     decode: (text: string): DecodedStreamEvent => decoded([{ type: 'text', text }], text),
   };
+
+  readonly constantEvents = constantEvents;
 
   decode(event: SseEvent): DecodedStreamEvent {
     const data = event.data;
@@ -83,17 +94,26 @@ class AnthropicStreamDecoder implements ChatStreamDecoder {
       case 'message_start':
         return this.messageStart(payload);
       case 'content_block_start':
-        return this.blockStart(payload);
+        return this.blockStart(event, payload);
       case 'content_block_delta':
         return this.blockDelta(payload);
       case 'message_delta':
         return this.messageDelta(payload);
       case 'message_stop':
-        return decoded([], '', { done: true });
+        return this.constant(event, true);
+      case 'ping':
+      case 'content_block_stop':
+        return this.constant(event, false);
       default:
-        // ping, content_block_stop, and event types newer than this decoder.
+        // Event types newer than this decoder.
         return nothing();
     }
+  }
+
+  /** An event that means the same in any stream: recorded by its bytes, so it need not be parsed again. */
+  private constant(event: SseEvent, done: boolean): DecodedStreamEvent {
+    constantEvents.record(event, done);
+    return done ? decoded([], '', { done: true }) : nothing();
   }
 
   private messageStart(payload: Json): DecodedStreamEvent {
@@ -103,13 +123,13 @@ class AnthropicStreamDecoder implements ChatStreamDecoder {
     return decoded([], '', { usage: usageFromCounts(counts) });
   }
 
-  private blockStart(payload: Json): DecodedStreamEvent {
+  private blockStart(event: SseEvent, payload: Json): DecodedStreamEvent {
     const block = payload.content_block;
     if (!isRecord(block) || typeof payload.index !== 'number') return nothing();
     switch (block.type) {
       case 'text': {
         const text = str(block.text);
-        return text === '' ? nothing() : decoded([{ type: 'text', text }], text);
+        return text === '' ? this.constant(event, false) : decoded([{ type: 'text', text }], text);
       }
       case 'thinking': {
         const text = str(block.thinking);
