@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { watchingParses } from '../../test-support/json-parses.js';
 import type { IrStreamEvent } from '../ir/stream.js';
 import { decoderStreamParser, streamEventOf } from '../providers/codec-stream.js';
 import { SseDecoder } from '../sse.js';
@@ -23,21 +24,6 @@ const known = (book: ConstantEvents, sse: string) => {
 /** What a stream's events mean, without where their bytes lie (reads cut elsewhere lie elsewhere). */
 const meaning = (events: IrStreamEvent[]) =>
   events.map(({ bytes, start, end, ...rest }) => ({ raw: bytes.toString('utf8', start, end), ...rest }));
-
-/** Reads `sse` with JSON.parse watched: the events, and the texts that were parsed. */
-function watchingParses(read: () => IrStreamEvent[]): { events: IrStreamEvent[]; parsed: string[] } {
-  const parse = JSON.parse;
-  const parsed: string[] = [];
-  JSON.parse = ((text: string, reviver?: Parameters<typeof parse>[1]) => {
-    parsed.push(text);
-    return parse(text, reviver) as unknown;
-  }) as typeof JSON.parse;
-  try {
-    return { events: read(), parsed };
-  } finally {
-    JSON.parse = parse;
-  }
-}
 
 describe('constant events', () => {
   it('are known by their exact bytes only, whole, and say whether they end the stream', () => {
@@ -79,7 +65,7 @@ describe('constant events', () => {
       return [...parser.push(sse), ...parser.end()];
     };
     read();
-    const { events, parsed } = watchingParses(read);
+    const { result: events, parsed } = watchingParses(read);
     for (const kind of ['"ping"', '"content_block_stop"', '"message_stop"']) {
       expect(parsed.filter((text) => text.includes(kind))).toEqual([]);
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { watchingParses } from '../../test-support/json-parses.js';
 import { SseDecoder } from '../sse.js';
 import type { SseEvent } from '../sse.js';
 import type { IrStreamEvent } from '../ir/stream.js';
@@ -59,6 +60,7 @@ describe('text event templates', () => {
       event(chunk('"Hello"', ',"role":"assistant"')),
       event(chunk('"Hello"').replace('"finish_reason":null', '"finish_reason":"stop"')),
       event(chunk('"Hello"').replace('chatcmpl-1', 'chatcmpl-2')),
+      event(chunk('"Hello"').replace('"created":1', '"created":2')),
       event(`${chunk('"Hello"').slice(0, -1)},"usage":{"prompt_tokens":1}}`),
       // A bare quote between the template's bytes is another structure, not a text.
       event(chunk('"a","refusal":"b"')),
@@ -171,20 +173,10 @@ describe('text event templates', () => {
   it('reads the plain events of a long stream from their bytes, not by parsing them', () => {
     const texts = Array.from({ length: 40 }, (_, i) => ` word${i}`);
     const parser = createOpenAiStreamParser();
-    const parse = JSON.parse;
-    let parses = 0;
-    JSON.parse = ((text: string, reviver?: Parameters<typeof parse>[1]) => {
-      parses++;
-      return parse(text, reviver) as unknown;
-    }) as typeof JSON.parse;
-    try {
-      const events = parser.push(Buffer.from(openAiStream(texts)));
-      expect(events.map((e) => e.text).slice(0, 40)).toEqual(texts);
-    } finally {
-      JSON.parse = parse;
-    }
+    const { result: events, parsed } = watchingParses(() => parser.push(Buffer.from(openAiStream(texts))));
+    expect(events.map((e) => e.text).slice(0, 40)).toEqual(texts);
     // The first chunk (parsed, then learnt with its probe), the cut one and the finish chunk.
-    expect(parses).toBeLessThanOrEqual(5);
+    expect(parsed.length).toBeLessThanOrEqual(5);
   });
 
   it('gives an Anthropic stream the same reading as parsing every event', () => {
@@ -209,19 +201,19 @@ describe('text event templates', () => {
 
   it('keeps the newest templates of a dialect in its book, each once', () => {
     const book = new TemplateBook();
-    const texts = ['a', 'b', 'c', 'd', 'e'].map((id) => chunk('"x"').replace('chatcmpl-1', `chatcmpl-${id}`));
-    for (const first of [...texts, texts[3] as string]) {
+    // Chunks of five seconds (`created`), each learnt by a stream of its own; the fourth again last.
+    const firsts = [1, 2, 3, 4, 5].map((second) =>
+      chunk('"x"').replace('"created":1', `"created":${second}`),
+    );
+    for (const first of [...firsts, firsts[3] as string]) {
       new TextEventTemplate('content', plainChunkFields, book).learn(framed(event(first)), JSON.parse(first));
     }
     expect(book.templates).toHaveLength(4);
-    const reads = (first: string) => {
-      const template = new TextEventTemplate('content', plainChunkFields, book);
-      return plainText(template, event(first.replace('"x"', '"y"')));
-    };
-    // d was learnt last; a, the oldest, was dropped.
-    expect(book.templates[0]?.segments.join('')).toContain('chatcmpl-d');
-    expect(texts.slice(1).map(reads)).toEqual(['y', 'y', 'y', 'y']);
-    expect(reads(texts[0] as string)).toBeUndefined();
+    expect(book.templates[0]?.segments.join('')).toContain('"created":4');
+    const reads = (first: string) =>
+      plainText(new TextEventTemplate('content', plainChunkFields, book), event(first.replace('"x"', '"y"')));
+    // The oldest, the first second's, was dropped.
+    expect(firsts.map(reads)).toEqual([undefined, 'y', 'y', 'y', 'y']);
   });
 
   it("reads a later Anthropic stream's text deltas with the template an earlier one learnt", () => {
@@ -235,18 +227,9 @@ describe('text event templates', () => {
       return [...parser.push(Buffer.from(sse)), ...parser.end()];
     };
     read(delta('first') + delta('second'));
-    const parse = JSON.parse;
-    const parsed: string[] = [];
-    JSON.parse = ((text: string, reviver?: Parameters<typeof parse>[1]) => {
-      parsed.push(text);
-      return parse(text, reviver) as unknown;
-    }) as typeof JSON.parse;
-    let events: IrStreamEvent[];
-    try {
-      events = read(delta('Hello') + delta(' world') + delta('next block', 1) + delta(' again', 1));
-    } finally {
-      JSON.parse = parse;
-    }
+    const { result: events, parsed } = watchingParses(() =>
+      read(delta('Hello') + delta(' world') + delta('next block', 1) + delta(' again', 1)),
+    );
     expect(events.map((e) => e.text)).toEqual(['Hello', ' world', 'next block', ' again']);
     // Index 0's template came from the book, not from parsing; a stream keeps one template, so the
     // deltas of the next block are parsed as they were before.
