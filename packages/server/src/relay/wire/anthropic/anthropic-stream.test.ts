@@ -192,6 +192,35 @@ describe('anthropic stream encoding', () => {
     });
   });
 
+  it('writes every event in the bytes JSON.stringify gives its payload, text events included', () => {
+    const encoder = anthropicCodec.createStreamEncoder(identity, { includeUsage: false });
+    const texts = ['Hi "there"', ' naïve ☀️\n', 'back\\slash \u0001'];
+    let out = encoder.push(texts.map((text) => ({ type: 'text' as const, text })));
+    // Blocks past the tenth, so an index of two digits is written too.
+    for (let call = 0; call < 10; call++) {
+      out += encoder.push([
+        { type: 'tool_call', index: call, id: `toolu_${call}`, name: 'f', arguments: '{}' },
+        { type: 'text', text: `after ${call}` },
+      ]);
+    }
+    out += encoder.end({ promptTokens: 1, completionTokens: 2, cachedTokens: 0, cacheWriteTokens: 0 });
+    const events = out.split('\n\n').slice(0, -1);
+    expect(events.length).toBeGreaterThan(40);
+    for (const event of events) {
+      const [, name, data] = /^event: (.+)\ndata: (.+)$/.exec(event) ?? [];
+      expect(`event: ${name}\ndata: ${JSON.stringify(JSON.parse(data ?? ''))}`).toBe(event);
+    }
+    const deltas = payloads(out).filter((d) => d.type === 'content_block_delta');
+    expect(deltas.slice(0, 3).map((d) => d.delta)).toEqual(
+      texts.map((text) => ({ type: 'text_delta', text })),
+    );
+    expect(deltas.at(-1)).toEqual({
+      type: 'content_block_delta',
+      index: 20,
+      delta: { type: 'text_delta', text: 'after 9' },
+    });
+  });
+
   it('round-trips: decoding its own output gives back the deltas and usage that went in', () => {
     const decoded = decodeStream([fixture('stream.sse')]);
     const usage = lastUsage(decoded);

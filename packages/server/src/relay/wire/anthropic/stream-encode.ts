@@ -15,6 +15,21 @@ type OpenBlock = 'text' | 'thinking' | 'redacted' | 'tool' | undefined;
 const blockDelta = (index: number, delta: Record<string, string>): string =>
   anthropicSse('content_block_delta', { type: 'content_block_delta', index, delta });
 
+// The events a converted stream sends most, written as the bytes `anthropicSse` makes of them (the
+// tests hold the two equal), so that only their text goes through JSON.stringify: a text delta's
+// frame, a text block's start and a block's stop, and the events that never change.
+const textDeltaHead = (index: number): string =>
+  'event: content_block_delta\ndata: {"type":"content_block_delta","index":' +
+  `${index},"delta":{"type":"text_delta","text":`;
+const TEXT_DELTA_TAIL = '}}\n\n';
+const textBlockStart = (index: number): string =>
+  'event: content_block_start\ndata: {"type":"content_block_start","index":' +
+  `${index},"content_block":{"type":"text","text":""}}\n\n`;
+const blockStop = (index: number): string =>
+  `event: content_block_stop\ndata: {"type":"content_block_stop","index":${index}}\n\n`;
+const PING = 'event: ping\ndata: {"type":"ping"}\n\n';
+const MESSAGE_STOP = 'event: message_stop\ndata: {"type":"message_stop"}\n\n';
+
 class AnthropicStreamEncoder implements ChatStreamEncoder {
   private started = false;
   private open: OpenBlock = undefined;
@@ -43,7 +58,7 @@ class AnthropicStreamEncoder implements ChatStreamEncoder {
         delta: { stop_reason: stopReasonOf(this.finish), stop_sequence: null },
         usage: encodeAnthropicUsage(usage),
       }) +
-      anthropicSse('message_stop', { type: 'message_stop' })
+      MESSAGE_STOP
     );
   }
 
@@ -74,22 +89,23 @@ class AnthropicStreamEncoder implements ChatStreamEncoder {
             output_tokens: 0,
           },
         },
-      }) + anthropicSse('ping', { type: 'ping' })
+      }) + PING
     );
   }
 
   private close(): string {
     if (this.open === undefined) return '';
     this.open = undefined;
-    return anthropicSse('content_block_stop', { type: 'content_block_stop', index: this.index });
+    return blockStop(this.index);
   }
 
-  /** Closes the open block and starts a new one. */
-  private begin(kind: OpenBlock, block: Record<string, unknown>): string {
+  /** Closes the open block and starts a new one (`block`: its content_block, or a text block). */
+  private begin(kind: OpenBlock, block?: Record<string, unknown>): string {
     const out = this.close();
     this.index += 1;
     this.open = kind;
     this.signed = false;
+    if (block === undefined) return out + textBlockStart(this.index);
     return (
       out +
       anthropicSse('content_block_start', {
@@ -104,8 +120,8 @@ class AnthropicStreamEncoder implements ChatStreamEncoder {
     switch (delta.type) {
       case 'text': {
         if (delta.text === '') return '';
-        const start = this.open === 'text' ? '' : this.begin('text', { type: 'text', text: '' });
-        return start + blockDelta(this.index, { type: 'text_delta', text: delta.text });
+        const start = this.open === 'text' ? '' : this.begin('text');
+        return start + textDeltaHead(this.index) + JSON.stringify(delta.text) + TEXT_DELTA_TAIL;
       }
       case 'reasoning':
         return this.reasoning(delta);
