@@ -4,11 +4,10 @@
 // client receives. Exceptions in the stream (throttlingException, modelStreamErrorException, …) end it.
 import type { IrStreamEvent } from '../../ir/stream.js';
 import { sseEvent } from '../../sse.js';
-import { anthropicCodec } from '../../wire/anthropic/index.js';
 import type { ChatRequest } from '../../ir/chat.js';
-import { toolNameRestorer } from '../anthropic/index.js';
+import { anthropicStreamParser } from '../anthropic/index.js';
 import type { StreamParser } from '../types.js';
-import { codecStreamParser, streamEventOf } from '../codec-stream.js';
+import { streamEventOf } from '../codec-stream.js';
 import type { EventStreamItem } from './event-stream.js';
 import { EventStreamDecoder } from './event-stream.js';
 
@@ -70,9 +69,9 @@ function exceptionText(type: string, payload: Uint8Array): string {
 
 export function bedrockStreamParser(chat?: ChatRequest): StreamParser {
   const frames = new EventStreamDecoder();
-  // Each chunk's event, as the server-sent event Anthropic streams, is read as Anthropic's are.
-  const anthropic = codecStreamParser(anthropicCodec);
-  const restore = toolNameRestorer(chat);
+  // Each chunk's event, as the server-sent event Anthropic streams, is read as Anthropic's are (tool
+  // names given back to a converted client included).
+  const anthropic = anthropicStreamParser(chat);
 
   const read = (item: EventStreamItem): IrStreamEvent[] => {
     switch (item.kind) {
@@ -92,27 +91,15 @@ export function bedrockStreamParser(chat?: ChatRequest): StreamParser {
     return anthropic.push(sse);
   };
 
-  /** The events with each tool call's name as the client wrote it. */
-  const restored = (events: IrStreamEvent[]): IrStreamEvent[] => {
-    if (restore) {
-      for (const event of events) {
-        for (const delta of event.deltas ?? []) {
-          if (delta.type === 'tool_call' && delta.name !== undefined) delta.name = restore(delta.name);
-        }
-      }
-    }
-    return events;
-  };
-
   const readAll = (items: EventStreamItem[]): IrStreamEvent[] => {
     const events: IrStreamEvent[] = [];
     for (const item of items) {
       for (const event of read(item)) events.push(event);
     }
-    return restored(events);
+    return events;
   };
   return {
     push: (chunk) => readAll(frames.push(chunk)),
-    end: () => [...readAll(frames.end()), ...restored(anthropic.end())],
+    end: () => [...readAll(frames.end()), ...anthropic.end()],
   };
 }
