@@ -1,8 +1,12 @@
 // The SQL of a ledger batch (ledger.ts): one UPDATE per user, token and channel touched (SQL
-// increments, never read-modify-write, so writers on other nodes are never overwritten, in id order so
-// concurrent batches lock rows in the same order), the log rows in multi-row inserts (power-of-two
-// pieces, in order), then reads of the balances touched or asked for. A batch is planned as a list of
-// statements and run in one transaction by a ledger store (ledger-store.ts).
+// increments, never read-modify-write, so writers on other nodes are never overwritten), the log rows
+// in multi-row inserts (power-of-two pieces, in order), then reads of the balances touched or asked
+// for. A batch is planned as a list of statements and run in one transaction by a ledger store
+// (ledger-store.ts).
+//
+// Rows are locked in the order every transaction that moves money keeps (see inTransaction in
+// ledger.ts): users, then tokens, then channels, each in id order. A batch that took tokens first
+// deadlocked with a task's charge, which takes users first, on PostgreSQL.
 //
 // Each statement shape is compiled once and reused with new values: building and compiling a
 // multi-row insert with Kysely cost more than writing it. The text still comes from Kysely's compiler,
@@ -206,7 +210,7 @@ const sorted = <V>(map: Map<number, V>): [number, V][] => [...map].sort((a, b) =
 
 /**
  * The statements of one batch: the settlements (one UPDATE per row touched, whatever the number of
- * calls), then the balances of every account touched or asked for.
+ * calls, users before tokens before channels), then the balances of every account touched or asked for.
  */
 export function planBatch(
   db: Kysely<Database>,
@@ -240,10 +244,10 @@ export function planBatch(
     if (s.log) logs.push(s.log);
   }
   const steps: SqlStep[] = [];
-  for (const [id, t] of sorted(tokens)) steps.push(step(statements.updateToken, [t.used, t.accessed, id]));
   for (const [id, u] of sorted(users)) {
     if (u.used !== 0 || u.requests !== 0) steps.push(step(statements.updateUser, [u.used, u.requests, id]));
   }
+  for (const [id, t] of sorted(tokens)) steps.push(step(statements.updateToken, [t.used, t.accessed, id]));
   for (const [id, used] of sorted(channels)) steps.push(step(statements.updateChannel, [used, id]));
   logSteps(statements, logs, steps);
 

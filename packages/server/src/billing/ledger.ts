@@ -81,6 +81,12 @@ export async function withRetries<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Runs a transaction that moves money, again while it fails with a deadlock or a serialization
+ * failure (it then had no effect). Such transactions lock the rows they change in one order: users,
+ * then tokens, then channels, each in id order (a ledger batch's plan in ledger-sql.ts, a task's
+ * charge and refund in task-ledger.ts), so no two of them wait on each other in a cycle.
+ */
 export const inTransaction = <T>(db: Kysely<Database>, work: (trx: Trx) => Promise<T>): Promise<T> =>
   withRetries(() => db.transaction().execute(work));
 

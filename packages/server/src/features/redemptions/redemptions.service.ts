@@ -5,6 +5,7 @@ import { LOG_TYPE, MSG, REDEMPTION_KEY_LENGTH, REDEMPTION_STATUS } from '@sluice
 import type { RedemptionCreate, RedemptionUpdate, RedemptionView } from '@sluice/shared';
 import type { Transaction, Updateable } from 'kysely';
 import type { AppContext } from '../../app-context.js';
+import { inTransaction } from '../../billing/ledger.js';
 import type { Database, RedemptionsTable, UserRow } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/envelope.js';
 import type { ApiError } from '../../http/envelope.js';
@@ -83,7 +84,7 @@ export async function deleteRedemption(ctx: AppContext, id: number): Promise<voi
 /** Redeems `key` for `user`; returns the quota gained. */
 export async function redeem(ctx: AppContext, user: UserRow, key: string): Promise<number> {
   const now = ctx.clock.now();
-  const gained = await ctx.db.transaction().execute(async (trx) => {
+  const gained = await inTransaction(ctx.db, async (trx) => {
     if (!(await claimRedemption(trx, key, user.id, now))) throw await refusal(trx, key);
     const code = await findRedemptionByKey(trx, key);
     if (!code) throw new Error('a claimed redemption code vanished inside its transaction');

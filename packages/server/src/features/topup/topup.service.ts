@@ -5,6 +5,7 @@ import { EPAY_TYPE, LOG_TYPE, MSG, TOPUP_STATUS } from '@sluice/shared';
 import type { PayAnswer, TopupPayInput } from '@sluice/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import { inTransaction } from '../../billing/ledger.js';
 import type { UserRow } from '../../db/tables.js';
 import { badRequest } from '../../http/envelope.js';
 import { randomString } from '../../platform/random.js';
@@ -120,7 +121,7 @@ export async function handleEpayNotify(
   if (order.status === TOPUP_STATUS.success) return 'success';
 
   const userId = Number(order.user_id);
-  const credited = await ctx.db.transaction().execute(async (trx) => {
+  const credited = await inTransaction(ctx.db, async (trx) => {
     const flipped = await trx
       .updateTable('top_ups')
       .set({ status: TOPUP_STATUS.success, complete_time: ctx.clock.now() })

@@ -11,6 +11,7 @@ import type {
   UserUpdateInput,
 } from '@sluice/shared';
 import type { AppContext } from '../../app-context.js';
+import { inTransaction } from '../../billing/ledger.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { UserRow, UserUpdate } from '../../db/tables.js';
 import { ApiError, badRequest, conflict, forbidden, notFound, parseInput } from '../../http/envelope.js';
@@ -40,7 +41,7 @@ const isRootOnSelf = (caller: UserRow, target: UserRow): boolean =>
 /** The quota and its manage log land together; the increment itself never reads first. */
 async function applyQuotaDelta(ctx: AppContext, caller: UserRow, target: UserRow, delta: number) {
   const id = Number(target.id);
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     if (!(await addQuota(trx, id, delta))) throw badRequest(MSG.quotaResultOutOfRange);
     await trx
       .insertInto('logs')
@@ -145,7 +146,7 @@ export async function adminUpdateUser(
   } else {
     const quota = input.quota as number;
     // The quota and its log row land together; the row lock makes "from" the value actually replaced.
-    await ctx.db.transaction().execute(async (trx) => {
+    await inTransaction(ctx.db, async (trx) => {
       let read = trx.selectFrom('users').select('quota').where('id', '=', id);
       if (ctx.dialect !== 'sqlite') read = read.forUpdate();
       const before = Number((await read.executeTakeFirstOrThrow()).quota);
@@ -288,7 +289,7 @@ export function usableGroups(ctx: AppContext, user: UserRow): UserGroups {
 export async function transferInviteEarnings(ctx: AppContext, user: UserRow, body: unknown): Promise<void> {
   const { quota } = parseInput(makeAffTransferSchema(ctx.options.get('QuotaPerUnit')), body);
   const id = Number(user.id);
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     if (!(await transferAffQuota(trx, id, quota))) throw badRequest(MSG.affQuotaInsufficient);
     await recordLog(trx, {
       userId: id,
