@@ -9,6 +9,7 @@ import type { ChatStreamDecoder } from './types.js';
 import { anthropicCodec } from './anthropic/index.js';
 import { openAiChatCodec } from './openai/index.js';
 import { plainChunkFields } from './openai/stream.js';
+import { isRecord } from './json.js';
 import { TemplateBook, TextEventTemplate } from './text-event-template.js';
 
 const chunk = (content: string, extra = ''): string =>
@@ -235,5 +236,85 @@ describe('text event templates', () => {
     // deltas of the next block are parsed as they were before.
     expect(parsed.filter((text) => text.includes('"index":0'))).toEqual([]);
     expect(parsed.filter((text) => text.includes('"index":1'))).toHaveLength(2);
+  });
+
+  /** An OpenAI chunk as the API writes it; `id` and `created` are written as given (raw JSON). */
+  const openAiChunk = (id: string, created: string, delta: string, finish = 'null') =>
+    `{"id":"${id}","object":"chat.completion.chunk","created":${created},"model":"gpt-4o-mini",` +
+    `"system_fingerprint":"fp_1","choices":[{"index":0,"delta":${delta},"logprobs":null,` +
+    `"finish_reason":${finish}}],"obfuscation":"pad"}`;
+  const role = '{"role":"assistant","content":""}';
+  const content = (text: string) => `{"content":${JSON.stringify(text)}}`;
+
+  it("reads a later OpenAI stream's content chunks with an earlier stream's template, its own id and time in it", () => {
+    const stream = (id: string, created: string, texts: string[], textId = id) =>
+      event(openAiChunk(id, created, role)) +
+      texts.map((t) => event(openAiChunk(textId, created, content(t)))).join('') +
+      event(openAiChunk(textId, created, '{}', '"stop"')) +
+      event('[DONE]');
+    const read = (sse: string) => {
+      const parser = createOpenAiStreamParser(true);
+      return [...parser.push(Buffer.from(sse)), ...parser.end()];
+    };
+    const parsedAlone = (sse: string) =>
+      new SseDecoder().push(Buffer.from(sse)).map((e) => toOpenAiEvent(e, true));
+    /** The stream's content chunks that were parsed (not the probe a template is checked with). */
+    const contentParses = (parsed: string[]) =>
+      parsed.filter((text) => /"content":"[^"]/.test(text) && !text.includes('probe'));
+
+    read(stream('chatcmpl-first', '1700000000', ['one', 'two']));
+    const later = stream('chatcmpl-later', '1700000042', ['Hello', ' wörld', ' "quoted"', '!']);
+    const { result: events, parsed } = watchingParses(() => read(later));
+    expect(events).toEqual(parsedAlone(later));
+    expect(events.map((e) => e.text).slice(1, 5)).toEqual(['Hello', ' wörld', ' "quoted"', '!']);
+    // The role chunk gave the stream's id and time; no content chunk was parsed.
+    expect(contentParses(parsed)).toEqual([]);
+
+    // Content chunks whose id is not the one the stream began with are parsed (and learnt from).
+    const mixed = stream('chatcmpl-role', '1700000042', ['Hello', ' again'], 'chatcmpl-other');
+    const second = watchingParses(() => read(mixed));
+    expect(second.result).toEqual(parsedAlone(mixed));
+    expect(contentParses(second.parsed)).toHaveLength(1);
+  });
+
+  it("keeps an OpenAI template once whatever its stream's id and time, and only where both can be filled in", () => {
+    const fields = (chunk: unknown) =>
+      isRecord(chunk)
+        ? [
+            { key: 'id', value: chunk.id },
+            { key: 'created', value: chunk.created },
+          ]
+        : undefined;
+    const book = new TemplateBook(fields);
+    const template = () => new TextEventTemplate('content', plainChunkFields, book);
+    const learnFrom = (data: string) => {
+      const t = template();
+      t.learn(framed(event(data)), JSON.parse(data));
+      return t;
+    };
+    learnFrom(openAiChunk('chatcmpl-a', '1700000000', content('x')));
+    learnFrom(openAiChunk('chatcmpl-bb', '1700000001', content('y')));
+    expect(book.templates).toHaveLength(1);
+    // Values written in a way the template cannot hold again are no holes: not kept (the stream
+    // still reads with its own template).
+    expect(learnFrom(openAiChunk('chatcmpl-\\u0063', '1700000002', content('x'))).settled).toBe(true);
+    learnFrom(openAiChunk('chatcmpl-c', '1.7e9', content('x')));
+    learnFrom(openAiChunk('chatcmpl-c', '-1', content('x')));
+    expect(book.templates).toHaveLength(1);
+
+    const began = (id: string, created: string) => {
+      const t = template();
+      t.learn(framed(event(openAiChunk(id, created, role))), JSON.parse(openAiChunk(id, created, role)));
+      return t;
+    };
+    const text = (t: TextEventTemplate, id: string, created: string) =>
+      plainText(t, event(openAiChunk(id, created, content('hi'))));
+    expect(text(began('chatcmpl-z', '5'), 'chatcmpl-z', '5')).toBe('hi');
+    // Another stream's id or time, or a stream not begun, is not read with the book's template.
+    expect(text(began('chatcmpl-z', '5'), 'chatcmpl-y', '5')).toBeUndefined();
+    expect(text(began('chatcmpl-z', '5'), 'chatcmpl-z', '55')).toBeUndefined();
+    expect(text(template(), 'chatcmpl-z', '5')).toBeUndefined();
+    // A stream whose id cannot be a hole's value takes none of the book's templates.
+    expect(text(began('chatcmpl-\\u007a', '5'), 'chatcmpl-\\u007a', '5')).toBeUndefined();
   });
 });

@@ -6,9 +6,12 @@
 // framed or parsed. A field that changes in every event without meaning anything (the `obfuscation` pad
 // OpenAI adds to each chunk) may be a string of any content too. Anything else (other events, another
 // field order, a comment line, escapes the template cannot vouch for) is left to the decoder's parse.
-// Where a plain text event means the same in any stream (Anthropic's text deltas), the dialect keeps
-// the templates its streams learnt in a book, and a new stream takes one that matches its events
-// instead of parsing one and learning its own.
+// Where a plain text event means the same in any stream (Anthropic's text deltas, OpenAI's content
+// chunks), the dialect keeps the templates its streams learnt in a book, and a new stream takes one that
+// matches its events instead of parsing one and learning its own. Fields that are the same in every event
+// of one stream but differ between streams (an OpenAI chunk's `id` and `created`) are holes in a book's
+// template, filled with the new stream's own values (from an event of it that was parsed) before it is
+// tried.
 //
 // Templates work on an event's bytes as latin1 text (one character per byte), as the SSE decoder scans
 // them: a UTF-8 character never holds a byte below 0x80, so quotes, backslashes and control characters
@@ -36,6 +39,15 @@ export interface TemplateFields {
   padding: readonly { key: string; value: string }[];
 }
 
+/**
+ * A field whose value is the same in every event of one stream, differs between streams and means
+ * nothing to the decoder (an OpenAI chunk's `id` and `created`).
+ */
+export interface StreamField {
+  key: string;
+  value: unknown;
+}
+
 /** Where one string value sits in an event: from its opening quote to its closing quote. */
 interface Placed {
   key: string;
@@ -60,6 +72,33 @@ function place(raw: string, key: string, value: string): Placed | undefined {
   // A second search from just after the first (lastIndexOf is a call into V8's runtime, slower).
   if (at === -1 || raw.indexOf(needle, at + 1) !== -1) return undefined;
   return { key, open: at + key.length + 3, close: at + needle.length - 1 };
+}
+
+/** Plain ASCII with no quote or backslash: a string JSON writes as itself between quotes. */
+const PLAIN_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * A stream field's value as JSON writes it, when a template may hold it: a plain string or a
+ * non-negative safe integer. Undefined for anything else (the template then keeps no hole for it).
+ */
+function holeText(value: unknown): string | undefined {
+  if (typeof value === 'string') return PLAIN_STRING.test(value) ? `"${value}"` : undefined;
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? String(value) : undefined;
+}
+
+/** Where a stream field's value lies in `raw`, when `"key":value` is there exactly once and whole. */
+function placeStreamField(
+  raw: string,
+  key: string,
+  json: string,
+): { start: number; end: number } | undefined {
+  const needle = `"${key}":${json}`;
+  const at = raw.indexOf(needle);
+  if (at === -1 || raw.indexOf(needle, at + 1) !== -1) return undefined;
+  const end = at + needle.length;
+  // A number goes on as long as digits, a point or an exponent follow.
+  if (json.charCodeAt(0) !== QUOTE && /[\d.eE]/.test(raw.charAt(end))) return undefined;
+  return { start: at + key.length + 3, end };
 }
 
 /** Set by `stringEnd` when the string it scanned holds an escape. */
@@ -100,6 +139,11 @@ export class TextEventTemplate {
   /** Which of the string values is the text (the others are padding). */
   private textAt = 0;
   private misses = 0;
+  /**
+   * The book's templates with this stream's values in their holes, once an event of the stream has
+   * been parsed (for a book whose templates have holes).
+   */
+  private candidates: readonly Template[] | undefined;
   /** Where the text of the event `match` last matched lies (its content, without the quotes). */
   textStart = 0;
   textEnd = 0;
@@ -131,6 +175,9 @@ export class TextEventTemplate {
    */
   learn(event: RawBytes, parsed: unknown): void {
     if (this.settled) return;
+    if (this.candidates === undefined && this.book?.streamFieldsOf !== undefined) {
+      this.candidates = this.book.filledFor(parsed);
+    }
     const fields = this.fieldsOf(parsed);
     if (fields === undefined || fields.text === '') return;
     const raw = rawText(event);
@@ -147,14 +194,18 @@ export class TextEventTemplate {
     // Each segment but the first starts at a closing quote; the probe is the event with the text
     // replaced by PROBE and the padding by another string.
     const segments: string[] = [];
+    /** Where each segment starts in `raw`. */
+    const starts: number[] = [];
     let from = 0;
     let probe = '';
     for (const value of placed) {
+      starts.push(from);
       segments.push(raw.slice(from, value.open + 1));
       const replacement = JSON.stringify(value.key === this.key ? PROBE : 'x');
       probe += raw.slice(from === 0 ? 0 : from + 1, value.open) + replacement;
       from = value.close;
     }
+    starts.push(from);
     segments.push(raw.slice(from));
     probe += raw.slice(from + 1);
     if (readProbe(probe, this.fieldsOf) !== PROBE) {
@@ -163,7 +214,7 @@ export class TextEventTemplate {
     }
     this.segments = segments;
     this.textAt = placed.findIndex((p) => p.key === this.key);
-    this.book?.add(segments, this.textAt);
+    this.book?.add({ segments, textAt: this.textAt }, raw, starts, parsed);
   }
 
   /**
@@ -175,7 +226,9 @@ export class TextEventTemplate {
     const segments = this.segments;
     if (segments !== undefined) return this.matchWith(segments, this.textAt, text, at);
     if (this.book === undefined || this.misses >= MAX_MISSES) return -1;
-    for (const known of this.book.templates) {
+    const candidates =
+      this.book.streamFieldsOf === undefined ? this.book.templates : (this.candidates ?? NONE);
+    for (const known of candidates) {
       const end = this.matchWith(known.segments, known.textAt, text, at);
       if (end !== -1) {
         this.segments = known.segments;
@@ -207,34 +260,151 @@ export class TextEventTemplate {
   }
 }
 
-/** A template's bytes, as a book keeps them. */
-interface KnownTemplate {
+/** A template's fixed bytes and which of its string values is the text. */
+interface Template {
   segments: readonly string[];
   textAt: number;
+}
+
+const NONE: readonly Template[] = [];
+
+/** A stream field's value cut out of a book's template: where it went, and whose value it is. */
+interface Hole {
+  segment: number;
+  /** Offset in the segment as the book keeps it (with every hole's value cut out). */
+  offset: number;
+  key: string;
+}
+
+/** A template as a book keeps it: the stream fields' values cut out of its segments. */
+interface KnownTemplate extends Template {
+  holes: readonly Hole[];
 }
 
 /** Templates a book holds at most (the newest first). */
 const BOOK_SIZE = 4;
 
+const sameTemplate = (a: KnownTemplate, b: KnownTemplate): boolean =>
+  a.textAt === b.textAt &&
+  a.segments.length === b.segments.length &&
+  a.segments.every((s, i) => s === b.segments[i]) &&
+  a.holes.length === b.holes.length &&
+  a.holes.every((h, i) => {
+    const other = b.holes[i] as Hole;
+    return h.segment === other.segment && h.offset === other.offset && h.key === other.key;
+  });
+
 /**
  * The templates learnt by the streams of a dialect whose plain text events mean the same in any stream
- * and often come in the same bytes (Anthropic's text deltas of a given block index): a new stream's
- * template takes one that matches its events instead of parsing and learning its own.
+ * and often come in the same bytes (Anthropic's text deltas of a given block index, OpenAI's content
+ * chunks of a given model): a new stream's template takes one that matches its events instead of
+ * parsing and learning its own.
  */
 export class TemplateBook {
   private known: KnownTemplate[] = [];
 
+  /**
+   * @param streamFieldsOf for a dialect whose events carry stream fields (see `StreamField`): those of
+   *   a parsed event. The book's templates then keep them as holes, and a stream tries them only once
+   *   an event of its own has been parsed, with that event's values in the holes.
+   */
+  constructor(readonly streamFieldsOf?: (parsed: unknown) => readonly StreamField[] | undefined) {}
+
+  /** The templates, newest first (as they are kept: with a book of stream fields, with holes). */
   get templates(): readonly KnownTemplate[] {
     return this.known;
   }
 
-  add(segments: readonly string[], textAt: number): void {
-    const same = (t: KnownTemplate) =>
-      t.textAt === textAt &&
-      t.segments.length === segments.length &&
-      t.segments.every((s, i) => s === segments[i]);
-    this.known = [{ segments, textAt }, ...this.known.filter((t) => !same(t))].slice(0, BOOK_SIZE);
+  /**
+   * Keeps a template a stream learnt: `raw` is the event it was learnt from, `starts` where each
+   * segment starts in it, `parsed` its data parsed. With stream fields, each must be found exactly
+   * once, whole, in the template's fixed bytes, or the template is not kept.
+   */
+  add(template: Template, raw: string, starts: readonly number[], parsed: unknown): void {
+    let known: KnownTemplate = { ...template, holes: [] };
+    if (this.streamFieldsOf !== undefined) {
+      const cut = cutHoles(template, raw, starts, this.streamFieldsOf(parsed));
+      if (cut === undefined) return;
+      known = cut;
+    }
+    this.known = [known, ...this.known.filter((t) => !sameTemplate(t, known))].slice(0, BOOK_SIZE);
   }
+
+  /**
+   * The templates with the stream fields of `parsed` (an event of a new stream) in their holes; none
+   * when it has no usable value for a field.
+   */
+  filledFor(parsed: unknown): readonly Template[] {
+    const values = new Map<string, string>();
+    for (const { key, value } of this.streamFieldsOf?.(parsed) ?? []) {
+      const json = holeText(value);
+      if (json === undefined) return NONE;
+      values.set(key, json);
+    }
+    const filled: Template[] = [];
+    for (const known of this.known) {
+      if (known.holes.every((h) => values.has(h.key))) filled.push(fill(known, values));
+    }
+    return filled;
+  }
+}
+
+/** `template` with the values of `fields` cut out of its segments; undefined when one cannot be. */
+function cutHoles(
+  template: Template,
+  raw: string,
+  starts: readonly number[],
+  fields: readonly StreamField[] | undefined,
+): KnownTemplate | undefined {
+  if (fields === undefined) return undefined;
+  const spans: { segment: number; start: number; end: number; key: string }[] = [];
+  for (const { key, value } of fields) {
+    const json = holeText(value);
+    const span = json === undefined ? undefined : placeStreamField(raw, key, json);
+    if (span === undefined) return undefined;
+    // It must lie inside one segment's fixed bytes, not in a text or a pad.
+    const segment = template.segments.findIndex((text, i) => {
+      const start = starts[i] as number;
+      return span.start >= start && span.end <= start + text.length;
+    });
+    if (segment === -1) return undefined;
+    spans.push({
+      segment,
+      start: span.start - (starts[segment] as number),
+      end: span.end - (starts[segment] as number),
+      key,
+    });
+  }
+  spans.sort((a, b) => a.segment - b.segment || a.start - b.start);
+  const segments = [...template.segments];
+  const holes: Hole[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const text = segments[i] as string;
+    let kept = '';
+    let from = 0;
+    for (const span of spans) {
+      if (span.segment !== i) continue;
+      kept += text.slice(from, span.start);
+      holes.push({ segment: i, offset: kept.length, key: span.key });
+      from = span.end;
+    }
+    segments[i] = kept + text.slice(from);
+  }
+  return { segments, textAt: template.textAt, holes };
+}
+
+/** A kept template with `values` (JSON text by key) in its holes. */
+function fill(known: KnownTemplate, values: ReadonlyMap<string, string>): Template {
+  if (known.holes.length === 0) return known;
+  const segments = [...known.segments];
+  // From the last hole back, so the offsets of the earlier ones in the same segment hold.
+  for (let i = known.holes.length - 1; i >= 0; i--) {
+    const hole = known.holes[i] as Hole;
+    const text = segments[hole.segment] as string;
+    segments[hole.segment] =
+      text.slice(0, hole.offset) + (values.get(hole.key) as string) + text.slice(hole.offset);
+  }
+  return { segments, textAt: known.textAt };
 }
 
 /**

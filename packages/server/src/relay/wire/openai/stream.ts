@@ -8,8 +8,8 @@ import type { ChatStreamDecoder, ChatStreamEncoder, DecodedStreamEvent } from '.
 import { decodeFinishReason, encodeOpenAiUsage, openAiUsage } from './answer.js';
 import { isRecord } from '../json.js';
 import type { Json } from '../json.js';
-import { TextEventTemplate } from '../text-event-template.js';
-import type { TemplateFields } from '../text-event-template.js';
+import { TemplateBook, TextEventTemplate } from '../text-event-template.js';
+import type { StreamField, TemplateFields } from '../text-event-template.js';
 
 const DONE = '[DONE]';
 
@@ -68,8 +68,27 @@ export function plainChunkFields(chunk: unknown): TemplateFields | undefined {
   };
 }
 
-/** A stream's plain text chunks, read without parsing once one has been. */
-export const openAiTextTemplate = (): TextEventTemplate => new TextEventTemplate('content', plainChunkFields);
+/**
+ * A chunk's fields that are the same in every chunk of one stream and differ between streams: its id
+ * and creation time (those it has).
+ */
+function streamFields(chunk: unknown): StreamField[] | undefined {
+  if (!isRecord(chunk)) return undefined;
+  const fields: StreamField[] = [];
+  if (chunk.id !== undefined) fields.push({ key: 'id', value: chunk.id });
+  if (chunk.created !== undefined) fields.push({ key: 'created', value: chunk.created });
+  return fields;
+}
+
+/** The content chunk templates OpenAI-dialect streams learnt, for later streams to take. */
+const textTemplates = new TemplateBook(streamFields);
+
+/**
+ * A stream's plain text chunks, read without parsing once one has been, or once an earlier stream's
+ * template (with this stream's id and time) matches.
+ */
+export const openAiTextTemplate = (): TextEventTemplate =>
+  new TextEventTemplate('content', plainChunkFields, textTemplates);
 
 const deltaText = (deltas: ChatDelta[]): string => {
   let text = '';
