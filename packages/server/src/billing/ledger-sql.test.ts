@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertId } from '../db/insert-id.js';
 import { createTestDb, testDialects } from '../test-support/databases.js';
 import type { TestDb } from '../test-support/databases.js';
+import { channelValues } from '../test-support/relay-kit.js';
 import type { Settlement } from './ledger.js';
 import { planBatch } from './ledger-sql.js';
 
@@ -73,22 +74,7 @@ describe.skipIf(servers.length === 0).each(servers)('a ledger batch racing a cha
       }),
       dialect,
     );
-    channelId = await insertId(
-      db.db.insertInto('channels').values({
-        type: 1,
-        name: 'race',
-        key: 'ch-race',
-        status: 1,
-        models: 'm',
-        group: 'default',
-        other: '',
-        model_mapping: '',
-        status_code_mapping: '',
-        other_info: '',
-        setting: '',
-      }),
-      dialect,
-    );
+    channelId = await insertId(db.db.insertInto('channels').values(channelValues()), dialect);
   });
   afterAll(async () => db?.dispose());
 

@@ -15,25 +15,29 @@ import type { TestApp } from './test-app.js';
 /** A Bedrock channel's key (AccessKeyId|SecretAccessKey|Region) that the mock upstream's signer accepts. */
 export const MOCK_AWS_KEY = `${MOCK_AWS_CREDENTIALS.accessKeyId}|${MOCK_AWS_CREDENTIALS.secretAccessKey}|us-east-1`;
 
+/** An enabled OpenAI channel's row, with `fields` over the defaults. */
+export const channelValues = (
+  fields: Partial<Insertable<ChannelsTable>> = {},
+): Insertable<ChannelsTable> => ({
+  type: 1,
+  name: `channel ${randomString(4)}`,
+  key: `ch-${randomString(12)}`,
+  status: CHANNEL_STATUS.enabled,
+  models: 'gpt-4o-mini',
+  group: 'default',
+  other: '',
+  model_mapping: '',
+  status_code_mapping: '',
+  other_info: '',
+  setting: '',
+  ...fields,
+});
+
 export async function addChannel(
   t: TestApp,
   fields: Partial<Insertable<ChannelsTable>> & { base_url: string },
 ): Promise<number> {
-  const values: Insertable<ChannelsTable> = {
-    type: 1,
-    name: `channel ${randomString(4)}`,
-    key: `ch-${randomString(12)}`,
-    status: CHANNEL_STATUS.enabled,
-    models: 'gpt-4o-mini',
-    group: 'default',
-    other: '',
-    model_mapping: '',
-    status_code_mapping: '',
-    other_info: '',
-    setting: '',
-    ...fields,
-  };
-  const id = await insertId(t.db.db.insertInto('channels').values(values), t.db.dialect);
+  const id = await insertId(t.db.db.insertInto('channels').values(channelValues(fields)), t.db.dialect);
   await syncAbilities(t.db.db, await channelRow(t, id));
   t.app.ctx.bus.publish('channels');
   return id;
