@@ -62,16 +62,23 @@ function latin1Json(value: string): string {
   return NOT_ASCII.test(json) ? Buffer.from(json).toString('latin1') : json;
 }
 
+/** Where `"key":json` is in `raw`, when it is there exactly once; -1 when it is not, or is more often. */
+function onlyPlace(raw: string, key: string, json: string): number {
+  const needle = `"${key}":${json}`;
+  const at = raw.indexOf(needle);
+  // A second search from just after the first (lastIndexOf is a call into V8's runtime, slower).
+  return at === -1 || raw.indexOf(needle, at + 1) !== -1 ? -1 : at;
+}
+
 /**
  * Finds `"key":"value"` (the value as JSON.stringify writes it) exactly once in `raw`; undefined when
  * it is not there (the upstream escaped it another way) or is there more than once.
  */
 function place(raw: string, key: string, value: string): Placed | undefined {
-  const needle = `"${key}":${latin1Json(value)}`;
-  const at = raw.indexOf(needle);
-  // A second search from just after the first (lastIndexOf is a call into V8's runtime, slower).
-  if (at === -1 || raw.indexOf(needle, at + 1) !== -1) return undefined;
-  return { key, open: at + key.length + 3, close: at + needle.length - 1 };
+  const json = latin1Json(value);
+  const at = onlyPlace(raw, key, json);
+  if (at === -1) return undefined;
+  return { key, open: at + key.length + 3, close: at + key.length + 3 + json.length - 1 };
 }
 
 /** Plain ASCII with no quote or backslash: a string JSON writes as itself between quotes. */
@@ -92,10 +99,9 @@ function placeStreamField(
   key: string,
   json: string,
 ): { start: number; end: number } | undefined {
-  const needle = `"${key}":${json}`;
-  const at = raw.indexOf(needle);
-  if (at === -1 || raw.indexOf(needle, at + 1) !== -1) return undefined;
-  const end = at + needle.length;
+  const at = onlyPlace(raw, key, json);
+  if (at === -1) return undefined;
+  const end = at + key.length + 3 + json.length;
   // A number goes on as long as digits, a point or an exponent follow.
   if (json.charCodeAt(0) !== QUOTE && /[\d.eE]/.test(raw.charAt(end))) return undefined;
   return { start: at + key.length + 3, end };

@@ -91,13 +91,7 @@ export function bedrockStreamParser(chat?: ChatRequest): StreamParser {
     return anthropic.push(sse);
   };
 
-  const readAll = (items: EventStreamItem[]): IrStreamEvent[] => {
-    const events: IrStreamEvent[] = [];
-    for (const item of items) {
-      for (const event of read(item)) events.push(event);
-    }
-    return events;
-  };
+  const readAll = (items: EventStreamItem[]): IrStreamEvent[] => items.flatMap(read);
   return {
     push: (chunk) => readAll(frames.push(chunk)),
     end: () => [...readAll(frames.end()), ...anthropic.end()],
