@@ -108,6 +108,35 @@ describe.each(testDialects())('relay edges on %s', (dialect) => {
     expect(res.headers.get('retry-after')).toBe('7');
   });
 
+  it('answers JSON with its type, its request id and its length in bytes', async () => {
+    await addChannel(t, { base_url: mock.url, models: model() });
+    const reply = 'Grüße — 世界 🌊';
+    const res = await chat({ reply });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get('content-length')).toBe(String(bytes.length));
+    const body = JSON.parse(bytes.toString('utf8')) as { choices: Array<{ message: { content: string } }> };
+    expect(body.choices[0]?.message.content).toBe(reply);
+
+    // The same answer converted for an Anthropic client: written by Sluice, not forwarded.
+    const converted = await fetch(`${base}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': token.key, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: model(),
+        max_tokens: 100,
+        messages: [{ role: 'user', content: withMock('hi', { reply }) }],
+      }),
+    });
+    expect(converted.status).toBe(200);
+    const convertedBytes = Buffer.from(await converted.arrayBuffer());
+    expect(converted.headers.get('content-length')).toBe(String(convertedBytes.length));
+    const message = JSON.parse(convertedBytes.toString('utf8')) as { content: Array<{ text: string }> };
+    expect(message.content[0]?.text).toBe(reply);
+  });
+
   it('answers CORS preflight on /v1 and lets browsers read relay answers', async () => {
     const pre = await fetch(`${base}/v1/chat/completions`, {
       method: 'OPTIONS',

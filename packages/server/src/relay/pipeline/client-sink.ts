@@ -28,6 +28,12 @@ const streamHeaders = (requestId: string) => ({
   'x-request-id': requestId,
 });
 
+const jsonHeaders = (requestId: string, body: Buffer | string) => ({
+  'content-type': 'application/json; charset=utf-8',
+  'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
+  'x-request-id': requestId,
+});
+
 class ReplySink implements ClientSink {
   aborted = false;
   streaming = false;
@@ -53,9 +59,13 @@ class ReplySink implements ClientSink {
   }
 
   sendJson(status: number, body: Buffer | string, retryAfter?: string): void {
-    if (retryAfter !== undefined) this.reply.header('retry-after', retryAfter);
-    // Sent even to a client that left, so Fastify finishes the request's life cycle.
-    void this.reply.code(status).header('content-type', 'application/json; charset=utf-8').send(body);
+    // Written straight to the socket, as streams are: Fastify's send path (its onSend hooks, header
+    // merging) cost about 4% of a same-format JSON call's instructions. Sent even to a client that
+    // left, so the request's life cycle ends as usual.
+    this.reply.hijack();
+    const headers: Record<string, string | number> = jsonHeaders(String(this.reply.request.id), body);
+    if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+    this.reply.raw.writeHead(status, headers).end(body);
   }
 
   startStream(): void {
