@@ -122,6 +122,37 @@ describe('openai adapter specifics', () => {
     }
   });
 
+  it("asks a stream for its usage in front of the client's bytes, with the limit when there is one", () => {
+    const text = ' {"model":"gpt-4o","stream":true, "messages":[{"role":"user","content":"wörld"}]}';
+    const streamed = (outputLimit?: number): IrRequest =>
+      Object.assign(ir(JSON.parse(text) as Record<string, unknown>), {
+        raw: Buffer.from(text),
+        ...(outputLimit === undefined ? {} : { outputLimit }),
+      });
+    const usage = { include_usage: true };
+    const plain = String(openaiAdapter.buildRequest(streamed(), channel, 'gpt-4o').body);
+    expect(plain).toBe(`{"stream_options":{"include_usage":true},${text.slice(2)}`);
+    expect(JSON.parse(plain)).toEqual({ ...streamed().body, stream_options: usage });
+    const limited = String(openaiAdapter.buildRequest(streamed(48), channel, 'gpt-4o').body);
+    expect(
+      limited.startsWith('{"max_completion_tokens":48,"stream_options":{"include_usage":true},"model"'),
+    ).toBe(true);
+    expect(JSON.parse(limited)).toEqual({
+      ...streamed().body,
+      max_completion_tokens: 48,
+      stream_options: usage,
+    });
+    // stream_options present, even as null, or a limit of the client's to lower: re-encoded.
+    for (const given of [{ stream_options: null }, { max_tokens: 500 }]) {
+      const other = Object.assign(ir({ model: 'gpt-4o', stream: true, messages: [], ...given }), {
+        outputLimit: 40,
+      });
+      const sent = JSON.parse(String(openaiAdapter.buildRequest(other, channel, 'gpt-4o').body));
+      expect(sent.stream_options).toEqual(usage);
+      expect(sent.max_tokens ?? sent.max_completion_tokens).toBe(40);
+    }
+  });
+
   it('leaves stream_options alone for vendors that refuse it', () => {
     const mistral = adapterFor(42);
     const req = mistral?.buildRequest(ir({ model: 'm', stream: true, messages: [] }), channel, 'm');

@@ -47,26 +47,34 @@ const isJsonSpace = (byte: number | undefined) =>
   byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
 /**
- * `{"field":value,` followed by the client's bytes after their opening brace: adding our output limit
- * to a body that names no limit costs a copy instead of a parse and a stringify (calls without
- * max_tokens are the common case). Null when the bytes do not allow it: not an object, an empty
- * one, or one that already has the field (even as null, which would then win as the later key).
+ * `{"field":value,…` (each of `fields`, given as JSON text) followed by the client's bytes after their
+ * opening brace: adding our output limit or the stream usage request to a body that names neither costs
+ * a copy instead of a parse and a stringify, whatever the body's size (calls without max_tokens and
+ * streams without stream_options are the common case). Null when the bytes do not allow it: not an
+ * object, an empty one, or one that already has one of the fields (even as null, which would then win
+ * as the later key).
  */
-function withLeadingField(
+function withLeadingFields(
   raw: Buffer,
   body: Record<string, unknown>,
-  field: string,
-  value: number,
+  fields: ReadonlyArray<readonly [string, string]>,
 ): Buffer | null {
-  if (Object.hasOwn(body, field)) return null;
+  let head = '{';
+  for (const [field, json] of fields) {
+    if (Object.hasOwn(body, field)) return null;
+    head += `"${field}":${json},`;
+  }
   let open = 0;
   while (isJsonSpace(raw[open])) open++;
   if (raw[open] !== 0x7b) return null;
   let next = open + 1;
   while (isJsonSpace(raw[next])) next++;
   if (raw[next] === 0x7d || next >= raw.length) return null;
-  return Buffer.concat([Buffer.from(`{"${field}":${value},`), raw.subarray(open + 1)]);
+  return Buffer.concat([Buffer.from(head), raw.subarray(open + 1)]);
 }
+
+/** What a stream must ask for so its usage comes (and is billed exactly). */
+const STREAM_USAGE: readonly [string, string] = ['stream_options', '{"include_usage":true}'];
 
 /** The body to send: the client's own bytes when nothing needs rewriting. */
 export function openaiBody(
@@ -78,11 +86,14 @@ export function openaiBody(
   const needsUsage = askStreamUsage && ir.stream && !ir.clientWantsUsage;
   const renamed = upstreamModel !== ir.model;
   const capped = ir.outputLimit !== undefined;
-  if (!needsUsage && !renamed && ir.raw) {
-    if (!capped) return ir.raw;
-    if (ir.body.max_completion_tokens == null && ir.body.max_tokens == null) {
-      const field = ir.mode === 'chat' ? limitField : 'max_tokens';
-      const spliced = withLeadingField(ir.raw, ir.body, field, ir.outputLimit as number);
+  if (!renamed && ir.raw) {
+    if (!capped && !needsUsage) return ir.raw;
+    // A limit the client set is lowered in place, which the bytes cannot do: re-encoded below.
+    if (!capped || (ir.body.max_completion_tokens == null && ir.body.max_tokens == null)) {
+      const fields: Array<readonly [string, string]> = [];
+      if (capped) fields.push([ir.mode === 'chat' ? limitField : 'max_tokens', String(ir.outputLimit)]);
+      if (needsUsage) fields.push(STREAM_USAGE);
+      const spliced = withLeadingFields(ir.raw, ir.body, fields);
       if (spliced) return spliced;
     }
   }
