@@ -60,8 +60,8 @@ class ReplySink implements ClientSink {
 
   sendJson(status: number, body: Buffer | string, retryAfter?: string): void {
     // Written straight to the socket, as streams are: Fastify's send path (its onSend hooks, header
-    // merging) cost about 4% of a same-format JSON call's instructions. Sent even to a client that
-    // left, so the request's life cycle ends as usual.
+    // merging) cost about 2% of a same-format JSON call's instructions (callgrind). Sent even to a
+    // client that left, so the request's life cycle ends as usual.
     this.reply.hijack();
     const headers: Record<string, string | number> = jsonHeaders(String(this.reply.request.id), body);
     if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
